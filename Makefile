@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level make targets. `make` builds rust_uncore.ko against KDIR (by
+# default the running kernel's build tree, which must have CONFIG_RUST=y).
+# The test targets build and use the project's own cached test kernel.
+#
+#   make                 build the module against KDIR
+#   make CLIPPY=1        build with clippy lints
+#   make check           all tests (host, lint build, guest matrix)
+#   make demo            boot a simulated platform in QEMU and run perf
+#   make guest ...       run one script in a guest (see README.md)
+#   make bench           host benchmarks of the core
+#   make test-kernel     build (or reuse) the cached test kernel
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+# Debian's rustc-web is the compiler the test kernel was built with; a kernel
+# built with another compiler needs `make RUSTC=... ` to match.
+LLVM ?= -19
+KBUILD_FLAGS := LLVM=$(LLVM)
+ifneq ($(wildcard /usr/bin/rustc),)
+KBUILD_FLAGS += RUSTC=/usr/bin/rustc HOSTRUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
+endif
+ifneq ($(wildcard /usr/bin/clippy-driver),)
+KBUILD_FLAGS += CLIPPY_DRIVER=/usr/bin/clippy-driver
+endif
+ifdef CLIPPY
+KBUILD_FLAGS += CLIPPY=$(CLIPPY)
+endif
+
+.PHONY: all modules clean check demo guest bench test-kernel host-test
+
+all modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	rm -rf target
+
+test-kernel:
+	scripts/install-deps.sh
+	scripts/build-kernel.sh
+
+check:
+	scripts/check.sh
+
+demo:
+	scripts/demo.sh
+
+guest:
+	scripts/guest.sh $(if $(CPU),--cpu "$(CPU)") $(if $(SMP),--smp "$(SMP)") \
+		$(if $(MODARGS),--modargs "$(MODARGS)") $(if $(SCRIPT),--script "$(SCRIPT)")
+
+host-test:
+	cargo test --offline --quiet 2>/dev/null || cargo test --quiet
+
+bench:
+	cargo run --release --quiet --bin uncore-bench

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Builds (or reuses) the base initramfs of the test guest and prints its path:
+# busybox, perf with every library it links, the test kernel's own C uncore
+# driver, and /init. Per-run files are appended by scripts/guest.sh.
+#
+# Usage: scripts/mkinitramfs.sh KERNEL_BUILD_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/env.sh"
+kdir=$1
+cuko=$kdir/arch/x86/events/intel/intel-uncore.ko
+
+key=$( {
+	cat "$here/guest-init.sh" "$0"
+	sha256sum /bin/busybox /usr/bin/perf "$cuko"
+} | sha256sum | cut -c1-16)
+out=$CACHE_DIR/initramfs/base-$key.cpio
+if [ -f "$out" ]; then
+	echo "$out"
+	exit 0
+fi
+mkdir -p "$CACHE_DIR/initramfs"
+rm -f "$CACHE_DIR"/initramfs/base-*.cpio
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,lib/modules,tests}
+cp /bin/busybox "$root/bin/busybox"
+cp /usr/bin/perf "$root/usr/bin/perf"
+# perf and its libraries, at the paths the dynamic loader expects.
+for lib in $(ldd /usr/bin/perf | grep -o '/[^ ]*'); do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+cp "$cuko" "$root/lib/modules/"
+cp "$here/guest-init.sh" "$root/init"
+chmod +x "$root/init"
+echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "$out"

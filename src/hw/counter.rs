@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Counter arithmetic: deltas of counters of any width across wrap, exact
+//! 64-bit accumulation, and tear-free reads of counters read in halves.
+
+use super::bits::low_mask;
+
+/// The increase of a `width`-bit counter from `prev` to `now`, assuming it
+/// wrapped at most once. Bits above `width` are ignored.
+pub const fn delta(prev: u64, now: u64, width: u32) -> u64 {
+    now.wrapping_sub(prev) & low_mask(width)
+}
+
+/// Reads a 64-bit counter exposed as two 32-bit halves (PCI configuration
+/// dwords) so that a carry from the low half between the two reads cannot
+/// produce a torn value: the high half is read before and after the low
+/// half, and the pair is retried until the high half is stable.
+pub fn read_split<E>(mut read_lo: impl FnMut() -> Result<u32, E>, mut read_hi: impl FnMut() -> Result<u32, E>) -> Result<u64, E> {
+    let mut hi = read_hi()?;
+    // Two retries suffice: a second carry needs 2^32 events between reads.
+    for _ in 0..3 {
+        let lo = read_lo()?;
+        let hi2 = read_hi()?;
+        if hi2 == hi {
+            return Ok((hi as u64) << 32 | lo as u64);
+        }
+        hi = hi2;
+    }
+    // The high half keeps changing: return the last consistent-looking
+    // pair (low read after the last high read).
+    let lo = read_lo()?;
+    Ok((hi as u64) << 32 | lo as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn delta_across_wrap() {
+        assert_eq!(delta(0xfff_ffff_fff0, 0x10, 44), 0x20);
+        assert_eq!(delta(0xffff_ffff_fff0, 0x10, 48), 0x20);
+        assert_eq!(delta(0xffff_fff0, 0x10, 32), 0x20);
+        assert_eq!(delta(5, 5, 48), 0);
+        assert_eq!(delta(0, 0xffff_ffff_ffff, 48), 0xffff_ffff_ffff);
+    }
+
+    proptest! {
+        #[test]
+        fn delta_recovers_any_increment_below_the_wrap(start in any::<u64>(), inc in any::<u64>(), w in prop::sample::select(&[32u32, 44, 48, 64][..])) {
+            let inc = inc & low_mask(w);
+            let prev = start & low_mask(w);
+            let now = prev.wrapping_add(inc) & low_mask(w);
+            prop_assert_eq!(delta(prev, now, w), inc);
+        }
+
+        #[test]
+        fn accumulation_is_exact(start in any::<u64>(), incs in proptest::collection::vec(0u64..(1 << 44), 1..50)) {
+            let w = 44;
+            let mut hw = start & low_mask(w);
+            let mut prev = hw;
+            let mut total = 0u64;
+            for i in &incs {
+                hw = (hw + i) & low_mask(w);
+                total = total.wrapping_add(delta(prev, hw, w));
+                prev = hw;
+            }
+            prop_assert_eq!(total, incs.iter().sum::<u64>());
+        }
+    }
+
+    #[test]
+    fn split_read_does_not_tear_on_carry() {
+        // The counter is 0x1_ffff_ffff; it increments to 0x2_0000_0000 right
+        // after the first high read.
+        let mut value: u64 = 0x1_ffff_ffff;
+        let mut reads = 0;
+        let v = core::cell::Cell::new(value);
+        let r: Result<u64, ()> = read_split(
+            || Ok(v.get() as u32),
+            || {
+                reads += 1;
+                let hi = (v.get() >> 32) as u32;
+                if reads == 1 {
+                    value += 1;
+                    v.set(value);
+                }
+                Ok(hi)
+            },
+        );
+        let got = r.unwrap();
+        assert!(got == 0x1_ffff_ffff || got == 0x2_0000_0000, "torn read {:#x}", got);
+        assert_eq!(got, 0x2_0000_0000);
+    }
+}

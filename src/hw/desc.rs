@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The types that describe uncore hardware: platforms, box types, their
+//! registers, `format/` fields, `events/` aliases and counter constraints.
+//!
+//! Each platform is one `const` [`Platform`] value built from these types
+//! (see [`crate::hw::platforms`]); the driver engine and the encoder read
+//! nothing else about the hardware.
+
+use super::bits::Field;
+
+/// The word of `perf_event_attr` a format field is taken from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// `attr.config`.
+    Config,
+    /// `attr.config1`.
+    Config1,
+    /// `attr.config2`.
+    Config2,
+}
+
+impl Word {
+    /// The name perf uses for the word in `format/` files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Word::Config => "config",
+            Word::Config1 => "config1",
+            Word::Config2 => "config2",
+        }
+    }
+}
+
+/// One `format/` attribute: a named field of a config word. A field may be
+/// split (e.g. QPI `event`: `config:0-7,21`); value bits fill the ranges in
+/// order, lowest range first.
+#[derive(Clone, Copy, Debug)]
+pub struct Format {
+    /// Attribute name, e.g. `umask`.
+    pub name: &'static str,
+    /// The config word.
+    pub word: Word,
+    /// The bit ranges, in value order.
+    pub bits: &'static [Field],
+}
+
+impl Format {
+    /// A format field made of one contiguous range.
+    pub const fn new(name: &'static str, word: Word, bits: &'static [Field]) -> Self {
+        Format { name, word, bits }
+    }
+
+    /// Mask of the bits this field occupies in its config word.
+    pub const fn mask(&self) -> u64 {
+        let mut m = 0;
+        let mut i = 0;
+        while i < self.bits.len() {
+            m |= self.bits[i].mask();
+            i += 1;
+        }
+        m
+    }
+
+    /// Number of value bits.
+    pub const fn width(&self) -> u32 {
+        let mut w = 0;
+        let mut i = 0;
+        while i < self.bits.len() {
+            w += self.bits[i].width();
+            i += 1;
+        }
+        w
+    }
+}
+
+/// One `events/` alias, with its optional `.scale` and `.unit` files.
+#[derive(Clone, Copy, Debug)]
+pub struct Alias {
+    /// The alias name (file name under `events/`).
+    pub name: &'static str,
+    /// Its term list, e.g. `event=0x04,umask=0x03`.
+    pub terms: &'static str,
+    /// Content of `<name>.scale`, if any.
+    pub scale: Option<&'static str>,
+    /// Content of `<name>.unit`, if any.
+    pub unit: Option<&'static str>,
+}
+
+impl Alias {
+    /// An alias without scale or unit.
+    pub const fn plain(name: &'static str, terms: &'static str) -> Self {
+        Alias { name, terms, scale: None, unit: None }
+    }
+
+    /// An alias counting 64-byte lines, reported in MiB.
+    pub const fn mib(name: &'static str, terms: &'static str) -> Self {
+        Alias { name, terms, scale: Some(SCALE_64B_MIB), unit: Some("MiB") }
+    }
+}
+
+/// The `.scale` that turns a count of 64-byte lines into MiB (64 / 2^20).
+pub const SCALE_64B_MIB: &str = "6.103515625e-5";
+
+/// A counter constraint: control values with `(ctl & cmask) == code` may
+/// only use the counters in `counters`.
+#[derive(Clone, Copy, Debug)]
+pub struct Constraint {
+    /// The value to match.
+    pub code: u64,
+    /// The bits of the control value compared.
+    pub cmask: u64,
+    /// Bit mask of the allowed counters.
+    pub counters: u32,
+}
+
+impl Constraint {
+    /// A constraint on the 8-bit event select.
+    pub const fn event(code: u64, counters: u32) -> Self {
+        Constraint { code, cmask: 0xff, counters }
+    }
+}
+
+/// Per-box offsets of an MSR box's registers.
+#[derive(Clone, Copy, Debug)]
+pub enum Offsets {
+    /// Box `i` is at `i * stride` from box 0.
+    Stride(u32),
+    /// Box `i` is at `table[i]` from box 0.
+    Table(&'static [u32]),
+}
+
+impl Offsets {
+    /// Offset of box `i`.
+    pub const fn of(self, i: usize) -> u32 {
+        match self {
+            Offsets::Stride(s) => s * i as u32,
+            Offsets::Table(t) => t[i],
+        }
+    }
+}
+
+/// A list of register addresses for counters `0..n`.
+#[derive(Clone, Copy, Debug)]
+pub enum Regs {
+    /// Register `j` is at `base + j * step`.
+    Step {
+        /// Address of register 0.
+        base: u32,
+        /// Distance between consecutive registers.
+        step: u32,
+    },
+    /// Register `j` is at `table[j]`.
+    Table(&'static [u32]),
+}
+
+impl Regs {
+    /// Address of register `j`.
+    pub const fn of(self, j: usize) -> u32 {
+        match self {
+            Regs::Step { base, step } => base + j as u32 * step,
+            Regs::Table(t) => t[j],
+        }
+    }
+}
+
+/// Where a box type's registers live.
+#[derive(Clone, Copy, Debug)]
+pub enum Space {
+    /// MSRs; addresses are of box 0, plus [`Offsets`] for box `i`.
+    Msr {
+        /// Box-level control (or the box's `GLOBAL_CTL`), if the box has one.
+        box_ctl: Option<u32>,
+        /// Counter control registers.
+        ctl: Regs,
+        /// Counter registers.
+        ctr: Regs,
+        /// Per-box offsets.
+        offsets: Offsets,
+    },
+    /// PCI configuration space of the box's own PCI function.
+    Pci {
+        /// Box control register offset.
+        box_ctl: u32,
+        /// Counter control register offsets.
+        ctl: Regs,
+        /// Counter register offsets (64-bit, read as two dwords).
+        ctr: Regs,
+    },
+    /// Free-running 32-bit counters in an MMIO BAR; event `k` (1-based
+    /// config value) reads `ctr.of(k - 1)`.
+    Mmio {
+        /// Counter offsets from the BAR.
+        ctr: Regs,
+    },
+    /// Combined control/counter MSRs (Xeon 7100/7400 `MSR_EMON_L3_CTR_CTLn`):
+    /// bits 63:32 control, bits 31:0 count.
+    Combined {
+        /// MSR of counter 0 of this box.
+        base: u32,
+    },
+}
+
+/// How a box is controlled as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoxCtl {
+    /// No box-level control (SNB-EP/IVB-EP U-box, Skylake boxes: the global
+    /// control governs them).
+    None,
+    /// SNB-EP style `*_PMON_BOX_CTL`: `init` is written once; `frz` (bit 8)
+    /// is set to freeze the box and cleared to run it.
+    Freeze {
+        /// Value written when the box is first used.
+        init: u64,
+    },
+    /// NHM-EX/WSM-EX style `*_PMON_GLOBAL_CTL`: one enable bit per counter
+    /// (bit `j` for counter `j`), plus `fixed_en` for the W-box fixed counter.
+    CounterEnables {
+        /// Extra enable bit of the fixed counter, if any.
+        fixed_en: u64,
+    },
+    /// NHM-EX/WSM-EX U-box: its counter's enable is bit 0 (`en`) of
+    /// `U_MSR_PMON_GLOBAL_CTL`, which also holds the platform-wide controls.
+    UGlobal,
+}
+
+/// How a counter's control register is enabled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enable {
+    /// `en` is bit 22.
+    Bit22,
+    /// `en` is bit 0 (NHM-EX B-, M- and R-boxes).
+    Bit0,
+    /// Xeon 7100/7400: counting runs while the control field (bits 63:32)
+    /// is non-zero.
+    NonZeroControl,
+}
+
+impl Enable {
+    /// The bit that enables the counter, or 0 when there is none.
+    pub const fn bit(self) -> u64 {
+        match self {
+            Enable::Bit22 => 1 << 22,
+            Enable::Bit0 => 1,
+            Enable::NonZeroControl => 0,
+        }
+    }
+}
+
+/// A fixed counter of a box type.
+#[derive(Clone, Copy, Debug)]
+pub struct Fixed {
+    /// Control register (MSR number or PCI offset), of box 0.
+    pub ctl: u32,
+    /// Counter register.
+    pub ctr: u32,
+    /// Counter width.
+    pub bits: u8,
+    /// Value written to the control register to enable the counter.
+    pub enable: u64,
+    /// Only the box with index 0 has it (Skylake CBo 0).
+    pub only_box0: bool,
+}
+
+/// The special event handling of a box type beyond masking and constraints:
+/// shared filter registers, event-select rewriting, box-specific limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    /// Nothing beyond the control register.
+    None,
+    /// SNB-EP C-box filter (`Cn_MSR_PMON_BOX_FILTER`, 32 bits).
+    SnbepCboxFilter,
+    /// IVB-EP C-box filter (64 bits over two MSRs).
+    IvbepCboxFilter,
+    /// SNB-EP/IVB-EP PCU band filter (`PCU_MSR_PMON_BOX_FILTER`).
+    PcuBand,
+    /// SNB-EP/IVB-EP QPI packet match/mask (in the port's helper device).
+    QpiMatchMask,
+    /// NHM-EX B-box: counter chosen by `counter`, match/mask registers.
+    NhmexBbox,
+    /// NHM-EX S-box: match/mask for event 0 (`TO_R_PROG_EV`).
+    NhmexSbox,
+    /// NHM-EX M-box subcontrol registers (WSM-EX layout when `wsmex`).
+    NhmexMbox {
+        /// Westmere-EX layout of `ZDP_CTL_FVC`.
+        wsmex: bool,
+    },
+    /// NHM-EX R-box port registers (IPERF, QLX, XBR match/mask).
+    NhmexRbox,
+    /// Skylake client IMC free-running counters (config 1..5).
+    FreeRunning,
+    /// Xeon 7100/7400 L3 EMON counter groups.
+    L3Emon,
+}
+
+/// The fastest a box's counters can advance, from the manuals, used to
+/// derive the polling interval.
+#[derive(Clone, Copy, Debug)]
+pub struct Rate {
+    /// Highest clock of the box's domain, in MHz.
+    pub clock_mhz: u32,
+    /// Largest increment of one counter in one clock.
+    pub max_inc: u32,
+}
+
+/// One kind of box (C-box, iMC channel, ...), with all instances alike.
+#[derive(Clone, Copy, Debug)]
+pub struct BoxType {
+    /// Type name: the PMU is `uncore_<name>` or `uncore_<name>_<i>`.
+    pub name: &'static str,
+    /// Number of instances (upper bound; some platforms cap it).
+    pub num_boxes: u8,
+    /// Name the PMU `uncore_<name>_<i>` even when there is one box.
+    pub always_indexed: bool,
+    /// Number of general-purpose counters.
+    pub num_counters: u8,
+    /// Width of the general-purpose counters.
+    pub ctr_bits: u8,
+    /// The fixed counter, if any (selected with `config == 0xff`).
+    pub fixed: Option<Fixed>,
+    /// Register space and addresses.
+    pub space: Space,
+    /// Box-level control.
+    pub box_ctl: BoxCtl,
+    /// Counter enable.
+    pub enable: Enable,
+    /// Bits of `config` that go to the control register (besides `en`).
+    pub ctl_mask: u64,
+    /// `format/` attributes; bits of config/config1/config2 outside them are rejected.
+    pub formats: &'static [Format],
+    /// `events/` aliases.
+    pub aliases: &'static [Alias],
+    /// Counter constraints (first match wins; none means any counter).
+    pub constraints: &'static [Constraint],
+    /// Special event handling.
+    pub special: Special,
+    /// Fastest counting rate.
+    pub rate: Rate,
+}
+
+impl BoxType {
+    /// Mask of the counters an unconstrained event may use.
+    pub const fn all_counters(&self) -> u32 {
+        (1u32 << self.num_counters) - 1
+    }
+
+    /// The index that stands for the fixed counter in counter masks.
+    pub const fn fixed_index(&self) -> u8 {
+        self.num_counters
+    }
+
+    /// Mask of the bits the `format/` attributes cover in `word`.
+    pub const fn valid_mask(&self, word: Word) -> u64 {
+        let mut m = 0;
+        let mut i = 0;
+        while i < self.formats.len() {
+            let f = &self.formats[i];
+            if f.word as u8 == word as u8 {
+                m |= f.mask();
+            }
+            i += 1;
+        }
+        m
+    }
+
+    /// Looks up a format attribute by name.
+    pub fn format(&self, name: &str) -> Option<&'static Format> {
+        self.formats.iter().find(|f| f.name == name)
+    }
+}
+
+/// Platform identifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlatformId {
+    /// Sandy Bridge-EP (Xeon E5-2600), family 6 model 45.
+    SandyBridgeEp,
+    /// Ivy Bridge-EP (Xeon E5 v2), family 6 model 62.
+    IvyBridgeEp,
+    /// Nehalem-EX (Xeon 7500), family 6 model 46.
+    NehalemEx,
+    /// Westmere-EX (Xeon E7), family 6 model 47.
+    WestmereEx,
+    /// Skylake client (6th generation Core), family 6 models 78 and 94.
+    Skylake,
+    /// Xeon 7100 series, family 15 model 6.
+    Xeon7100,
+    /// Xeon 7400 series, family 6 model 29.
+    Xeon7400,
+}
+
+/// The global (per socket) PMON control of a platform.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Global {
+    /// No global control used (SNB-EP, IVB-EP: boxes are frozen individually).
+    None,
+    /// NHM-EX/WSM-EX `U_MSR_PMON_GLOBAL_CTL` (0xc00) with `en_all`,
+    /// `pmi_core_sel`, status 0xc01 and overflow control 0xc02.
+    NhmexU,
+    /// Skylake `MSR_UNC_PERF_GLOBAL_CTRL` (0xe01) and status (0xe02).
+    Skl,
+    /// Xeon 7100/7400 `MSR_EMON_L3_GL_CTL` (0x107d8).
+    L3,
+}
+
+/// A whole platform.
+#[derive(Clone, Copy, Debug)]
+pub struct Platform {
+    /// Identifier.
+    pub id: PlatformId,
+    /// Short name, as given to `sim=`.
+    pub name: &'static str,
+    /// Marketing name, for messages.
+    pub description: &'static str,
+    /// CPUID (family, model) pairs of the platform.
+    pub cpus: &'static [(u32, u32)],
+    /// The box types.
+    pub types: &'static [BoxType],
+    /// The global control.
+    pub global: Global,
+}
+
+impl Platform {
+    /// Looks up a box type by name.
+    pub fn box_type(&self, name: &str) -> Option<&'static BoxType> {
+        self.types.iter().find(|t| t.name == name)
+    }
+}

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The hardware-independent core of the driver.
+//!
+//! Pure Rust with no kernel dependency and no allocation: platform
+//! descriptions, event validation and encoding, counter scheduling, shared
+//! register arbitration, counter arithmetic, register programming
+//! sequences, the overflow-hierarchy walk, PCI decoding, and a register
+//! model of every platform. The same source is a module of the kernel
+//! crate and the root of a host crate tested with `cargo test`.
+
+pub mod bits;
+pub mod counter;
+pub mod desc;
+pub mod encode;
+pub mod platforms;
+pub mod sched;
+pub mod shared;
+pub mod terms;

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Ivy Bridge-EP (Xeon E5 v2, "Ivytown"), family 6 model 62.
+//!
+//! Source: the fragment of the Xeon E5/E7 v2 uncore guide (329468-002,
+//! §2.1.2-2.1.3) and, for the register map, the Linux driver's facts.
+//! Differences from SNB-EP: no `inv` bit in the control registers (so no
+//! `inv` format is advertised, unlike the Linux driver, which advertises it
+//! and then drops the bit), a 64-bit C-box filter over two MSRs, boxes
+//! initialised without `frz_en`, two home agents, eight iMC channels, the IRP
+//! box and a third QPI port.
+
+use super::common::*;
+use super::snbep::{
+    CBOX_CONSTRAINTS, IMC_ALIASES, IMC_FIXED, PCI_SPACE, QPI_MATCH_MASK, R2PCIE_CONSTRAINTS,
+    R3QPI_CONSTRAINTS,
+};
+use super::{cfg, cfg1, f};
+use crate::hw::desc::*;
+
+/// Box control written when a box is first used: `rst_ctrl` | `rst_ctrs`.
+pub const BOX_CTL_INIT: u64 = (1 << 0) | (1 << 1);
+
+const UCLK: u32 = 4000;
+
+const GENERIC_FORMATS: &[Format] = &[EVENT, UMASK, EDGE, THRESH8];
+
+const UBOX_FORMATS: &[Format] = &[EVENT, UMASK, EDGE, THRESH5];
+
+const CBOX_FORMATS: &[Format] = &[
+    EVENT,
+    UMASK,
+    EDGE,
+    TID_EN,
+    THRESH8,
+    cfg1("filter_tid", &[f(0, 4)]),
+    cfg1("filter_link", &[f(5, 8)]),
+    cfg1("filter_state", &[f(17, 22)]),
+    cfg1("filter_nid", &[f(32, 47)]),
+    cfg1("filter_opc", &[f(52, 60)]),
+    cfg1("filter_nc", &[f(62, 62)]),
+    cfg1("filter_c6", &[f(61, 61)]),
+    cfg1("filter_isoc", &[f(63, 63)]),
+];
+
+const PCU_FORMATS: &[Format] = &[
+    EVENT_EXT,
+    cfg("occ_sel", &[f(14, 15)]),
+    EDGE,
+    THRESH5,
+    cfg("occ_invert", &[f(30, 30)]),
+    cfg("occ_edge", &[f(31, 31)]),
+    cfg1("filter_band0", &[f(0, 7)]),
+    cfg1("filter_band1", &[f(8, 15)]),
+    cfg1("filter_band2", &[f(16, 23)]),
+    cfg1("filter_band3", &[f(24, 31)]),
+];
+
+const QPI_FORMATS: &[Format] = &[
+    EVENT_EXT,
+    UMASK,
+    EDGE,
+    THRESH8,
+    QPI_MATCH_MASK[0],
+    QPI_MATCH_MASK[1],
+    QPI_MATCH_MASK[2],
+    QPI_MATCH_MASK[3],
+    QPI_MATCH_MASK[4],
+    QPI_MATCH_MASK[5],
+    QPI_MATCH_MASK[6],
+    QPI_MATCH_MASK[7],
+    QPI_MATCH_MASK[8],
+    QPI_MATCH_MASK[9],
+    QPI_MATCH_MASK[10],
+    QPI_MATCH_MASK[11],
+    QPI_MATCH_MASK[12],
+    QPI_MATCH_MASK[13],
+    QPI_MATCH_MASK[14],
+    QPI_MATCH_MASK[15],
+    QPI_MATCH_MASK[16],
+    QPI_MATCH_MASK[17],
+];
+
+/// QPI aliases: the Linux driver has none on IVB-EP, but the event catalog
+/// gives the same encodings as on SNB-EP.
+const QPI_ALIASES: &[Alias] = &[
+    Alias::plain("clockticks", "event=0x14"),
+    Alias::plain("txl_flits_active", "event=0x00,umask=0x06"),
+    Alias::plain("drs_data", "event=0x102,umask=0x08"),
+    Alias::plain("ncb_data", "event=0x103,umask=0x04"),
+];
+
+const GENERIC: BoxType = BoxType {
+    name: "",
+    num_boxes: 1,
+    always_indexed: false,
+    num_counters: 4,
+    ctr_bits: 48,
+    fixed: None,
+    space: PCI_SPACE,
+    box_ctl: BoxCtl::Freeze { init: BOX_CTL_INIT },
+    enable: Enable::Bit22,
+    ctl_mask: 0xff04_ffff,
+    formats: GENERIC_FORMATS,
+    aliases: &[],
+    constraints: &[],
+    special: Special::None,
+    rate: Rate { clock_mhz: UCLK, max_inc: 64 },
+};
+
+/// The IVB-EP box types.
+pub const TYPES: [BoxType; 9] = [
+    BoxType {
+        name: "ubox",
+        num_counters: 2,
+        ctr_bits: 44,
+        fixed: Some(Fixed { ctl: 0xc08, ctr: 0xc09, bits: 48, enable: 1 << 22, only_box0: false }),
+        space: Space::Msr {
+            box_ctl: None,
+            ctl: Regs::Step { base: 0xc10, step: 1 },
+            ctr: Regs::Step { base: 0xc16, step: 1 },
+            offsets: Offsets::Stride(0),
+        },
+        box_ctl: BoxCtl::None,
+        ctl_mask: 0x1f04_ffff,
+        formats: UBOX_FORMATS,
+        rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+        ..GENERIC
+    },
+    BoxType {
+        name: "cbox",
+        num_boxes: 15,
+        ctr_bits: 44,
+        space: Space::Msr {
+            box_ctl: Some(0xd04),
+            ctl: Regs::Step { base: 0xd10, step: 1 },
+            ctr: Regs::Step { base: 0xd16, step: 1 },
+            offsets: Offsets::Stride(0x20),
+        },
+        ctl_mask: 0xff0c_ffff,
+        formats: CBOX_FORMATS,
+        constraints: CBOX_CONSTRAINTS,
+        special: Special::IvbepCboxFilter,
+        rate: Rate { clock_mhz: UCLK, max_inc: 20 },
+        ..GENERIC
+    },
+    BoxType {
+        name: "pcu",
+        space: Space::Msr {
+            box_ctl: Some(0xc24),
+            ctl: Regs::Step { base: 0xc30, step: 1 },
+            ctr: Regs::Step { base: 0xc36, step: 1 },
+            offsets: Offsets::Stride(0),
+        },
+        ctl_mask: 0xdf24_c0ff,
+        formats: PCU_FORMATS,
+        special: Special::PcuBand,
+        rate: Rate { clock_mhz: UCLK, max_inc: 15 },
+        ..GENERIC
+    },
+    BoxType { name: "ha", num_boxes: 2, always_indexed: true, ..GENERIC },
+    BoxType { name: "imc", num_boxes: 8, fixed: Some(IMC_FIXED), aliases: IMC_ALIASES, ..GENERIC },
+    // IRP: "registers in IRP boxes are not properly aligned".
+    BoxType {
+        name: "irp",
+        space: Space::Pci {
+            box_ctl: 0xf4,
+            ctl: Regs::Table(&[0xd8, 0xdc, 0xe0, 0xe4]),
+            ctr: Regs::Table(&[0xa0, 0xb0, 0xb8, 0xc0]),
+        },
+        ..GENERIC
+    },
+    BoxType {
+        name: "qpi",
+        num_boxes: 3,
+        ctl_mask: 0xff24_ffff,
+        formats: QPI_FORMATS,
+        aliases: QPI_ALIASES,
+        special: Special::QpiMatchMask,
+        ..GENERIC
+    },
+    BoxType { name: "r2pcie", ctr_bits: 44, constraints: R2PCIE_CONSTRAINTS, ..GENERIC },
+    // Three R3QPI links (the Linux driver declares two boxes but probes a
+    // third device, 0x0e3e, indexing past its array).
+    BoxType {
+        name: "r3qpi",
+        num_boxes: 3,
+        num_counters: 3,
+        ctr_bits: 44,
+        constraints: R3QPI_CONSTRAINTS,
+        ..GENERIC
+    },
+];
+
+/// Ivy Bridge-EP.
+pub const IVBEP: Platform = Platform {
+    id: PlatformId::IvyBridgeEp,
+    name: "ivbep",
+    description: "Ivy Bridge-EP (Xeon E5 v2)",
+    cpus: &[(6, 62)],
+    types: &TYPES,
+    global: Global::None,
+};

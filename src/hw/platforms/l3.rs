@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The L3 / caching bus controller uncore of the Xeon 7100 series (family
+//! 15 model 6) and Xeon 7400 series (family 6 model 29).
+//!
+//! Source: Intel SDM Vol. 3B §18.21 (seed fragment) and its figures for the
+//! field layouts: eight `MSR_EMON_L3_CTR_CTLn` (0x107cc-0x107d3), each a
+//! 32-bit count (bits 31:0) under an event control field (bits 63:32) that
+//! counts while non-zero; two GBSQ, two GSNPQ and four FSB counters; and
+//! `MSR_EMON_L3_GL_CTL` (0x107d8) to freeze, unfreeze and reset any of them
+//! and report their overflow. Each group is one PMU; perf's `config` is the
+//! MSR's control half in place (bits 32-59).
+
+use super::{cfg, f};
+use crate::hw::desc::*;
+
+/// `MSR_EMON_L3_CTR_CTL0`.
+pub const CTR_CTL0: u32 = 0x107cc;
+/// `MSR_EMON_L3_GL_CTL`.
+pub const GL_CTL: u32 = 0x107d8;
+/// FSB control bit 58, which "must set to 1".
+pub const FSB_MUST_BE_ONE: u64 = 1 << 58;
+
+/// Core clock upper bound of these parts, for polling intervals.
+const CLOCK: u32 = 3500;
+
+const GBSQ_FORMATS: &[Format] = &[
+    cfg("agent_select", &[f(32, 35)]),
+    cfg("data_flow", &[f(36, 37)]),
+    cfg("type_match", &[f(38, 43)]),
+    cfg("snoop_match", &[f(44, 46)]),
+    cfg("l3_state", &[f(47, 53)]),
+    cfg("core_module_select", &[f(54, 55)]),
+    cfg("fill_eviction", &[f(56, 57)]),
+    cfg("cross_snoop", &[f(58, 58)]),
+    cfg("saturate", &[f(59, 59)]),
+];
+
+const GSNPQ_FORMATS: &[Format] = &[
+    cfg("agent_select", &[f(32, 37)]),
+    cfg("type_match", &[f(38, 43)]),
+    cfg("snoop_match", &[f(44, 46)]),
+    cfg("l2_state", &[f(47, 53)]),
+    cfg("core_select", &[f(54, 55)]),
+    cfg("block_snoop", &[f(56, 56)]),
+    cfg("saturate", &[f(59, 59)]),
+];
+
+const FSB_FORMATS: &[Format] = &[cfg("fsb_submask", &[f(32, 57)]), cfg("saturate", &[f(59, 59)])];
+
+const fn group(name: &'static str, first: u32, n: u8, formats: &'static [Format], mask: u64) -> BoxType {
+    BoxType {
+        name,
+        num_boxes: 1,
+        always_indexed: false,
+        num_counters: n,
+        ctr_bits: 32,
+        fixed: None,
+        space: Space::Combined { base: CTR_CTL0 + first },
+        box_ctl: BoxCtl::None,
+        enable: Enable::NonZeroControl,
+        ctl_mask: mask,
+        formats,
+        aliases: &[],
+        constraints: &[],
+        special: Special::L3Emon,
+        rate: Rate { clock_mhz: CLOCK, max_inc: 1 },
+    }
+}
+
+/// The three counter groups.
+pub const TYPES: [BoxType; 3] = [
+    group("gbsq", 0, 2, GBSQ_FORMATS, 0x0fff_ffff_0000_0000),
+    group("gsnpq", 2, 2, GSNPQ_FORMATS, 0x09ff_ffff_0000_0000),
+    group("fsb", 4, 4, FSB_FORMATS, 0x0bff_ffff_0000_0000),
+];
+
+/// Xeon 7100 series.
+pub const XEON7100: Platform = Platform {
+    id: PlatformId::Xeon7100,
+    name: "xeon7100",
+    description: "Xeon 7100 series",
+    cpus: &[(15, 6)],
+    types: &TYPES,
+    global: Global::L3,
+};
+
+/// Xeon 7400 series.
+pub const XEON7400: Platform = Platform {
+    id: PlatformId::Xeon7400,
+    name: "xeon7400",
+    description: "Xeon 7400 series",
+    cpus: &[(6, 29)],
+    types: &TYPES,
+    global: Global::L3,
+};

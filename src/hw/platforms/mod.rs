@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The platform descriptions, one `const` [`Platform`] per file, and CPU
+//! matching.
+
+use super::bits::Field;
+use super::desc::{Format, Platform, PlatformId, Word};
+
+pub mod ivbep;
+pub mod l3;
+pub mod nhmex;
+pub mod skl;
+pub mod snbep;
+
+/// Every platform the driver supports.
+pub static ALL: [&Platform; 7] = [
+    &snbep::SNBEP,
+    &ivbep::IVBEP,
+    &nhmex::NHMEX,
+    &nhmex::WSMEX,
+    &skl::SKL,
+    &l3::XEON7100,
+    &l3::XEON7400,
+];
+
+/// The platform of an Intel CPU with this CPUID family and model, if supported.
+pub fn for_cpu(family: u32, model: u32) -> Option<&'static Platform> {
+    ALL.iter()
+        .copied()
+        .find(|p| p.cpus.iter().any(|&(f, m)| f == family && m == model))
+}
+
+/// The platform named `name` (as in `sim=<name>`).
+pub fn by_name(name: &str) -> Option<&'static Platform> {
+    ALL.iter().copied().find(|p| p.name == name)
+}
+
+/// The platform with identifier `id`.
+pub fn by_id(id: PlatformId) -> &'static Platform {
+    match id {
+        PlatformId::SandyBridgeEp => &snbep::SNBEP,
+        PlatformId::IvyBridgeEp => &ivbep::IVBEP,
+        PlatformId::NehalemEx => &nhmex::NHMEX,
+        PlatformId::WestmereEx => &nhmex::WSMEX,
+        PlatformId::Skylake => &skl::SKL,
+        PlatformId::Xeon7100 => &l3::XEON7100,
+        PlatformId::Xeon7400 => &l3::XEON7400,
+    }
+}
+
+/// Shorthand for a one-range field of `config`.
+pub(crate) const fn cfg(name: &'static str, bits: &'static [Field]) -> Format {
+    Format::new(name, Word::Config, bits)
+}
+
+/// Shorthand for a one-range field of `config1`.
+pub(crate) const fn cfg1(name: &'static str, bits: &'static [Field]) -> Format {
+    Format::new(name, Word::Config1, bits)
+}
+
+/// Shorthand for a one-range field of `config2`.
+pub(crate) const fn cfg2(name: &'static str, bits: &'static [Field]) -> Format {
+    Format::new(name, Word::Config2, bits)
+}
+
+/// Shorthand for `Field::new`.
+pub(crate) const fn f(lo: u8, hi: u8) -> Field {
+    Field::new(lo, hi)
+}
+
+/// Common format fields of the SNB-EP family control registers.
+pub(crate) mod common {
+    use super::{cfg, f};
+    use crate::hw::desc::Format;
+
+    /// `event`: config:0-7.
+    pub(crate) const EVENT: Format = cfg("event", &[f(0, 7)]);
+    /// `event` with the extended select bit: config:0-7,21.
+    pub(crate) const EVENT_EXT: Format = cfg("event", &[f(0, 7), f(21, 21)]);
+    /// `umask`: config:8-15.
+    pub(crate) const UMASK: Format = cfg("umask", &[f(8, 15)]);
+    /// `edge`: config:18.
+    pub(crate) const EDGE: Format = cfg("edge", &[f(18, 18)]);
+    /// `tid_en`: config:19.
+    pub(crate) const TID_EN: Format = cfg("tid_en", &[f(19, 19)]);
+    /// `inv`: config:23.
+    pub(crate) const INV: Format = cfg("inv", &[f(23, 23)]);
+    /// `thresh`: config:24-31.
+    pub(crate) const THRESH8: Format = cfg("thresh", &[f(24, 31)]);
+    /// `thresh`: config:24-28.
+    pub(crate) const THRESH5: Format = cfg("thresh", &[f(24, 28)]);
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Skylake client (6th generation Core), family 6 models 78 and 94.
+//!
+//! Source: 6th Generation Intel Core Processor Family Uncore Performance
+//! Monitoring Reference Manual (334060-001): global control 0xe01 and status
+//! 0xe02 (Tables 2-2, 2-3), the UCLK fixed counter 0x394/0x395 (Tables 2-4,
+//! 2-5), `MSR_UNC_CBO_CONFIG` 0x396 (Table 2-6), two counters per CBo and two
+//! in the ARB (Tables 1-2, 2-1, 2-7, 2-8), and the IMC free-running counters
+//! (Table 3-3). The manual lists two counters per CBo (the Linux driver
+//! programs four).
+
+use super::common::*;
+use super::{cfg, f};
+use crate::hw::desc::*;
+
+/// `MSR_UNC_PERF_GLOBAL_CTRL`.
+pub const GLOBAL_CTRL: u32 = 0xe01;
+/// `MSR_UNC_PERF_GLOBAL_STATUS`.
+pub const GLOBAL_STATUS: u32 = 0xe02;
+/// `MSR_UNC_CBO_CONFIG`: number of CBo units plus one in bits 3:0.
+pub const CBO_CONFIG: u32 = 0x396;
+/// Most CBo units the manual describes ("up to four").
+pub const MAX_CBOS: u8 = 4;
+/// Offset of the IMC BAR register (`MCHBAR`) in the host bridge (0:0.0).
+pub const MCHBAR_OFFSET: u32 = 0x48;
+/// Size of the MCHBAR window the IMC counters live in.
+pub const MCHBAR_WINDOW: u32 = 0x6000;
+
+/// Uncore clock upper bound used for polling intervals.
+const UCLK: u32 = 4000;
+
+const FORMATS: &[Format] = &[EVENT, UMASK, EDGE, INV, cfg("cmask", &[f(24, 28)])];
+
+const CBOX_ALIASES: &[Alias] = &[Alias::plain("clockticks", "event=0xff,umask=0x00")];
+
+/// IMC aliases. Only the data counters count whole 64-byte lines; the
+/// request counters are reported as counts because partial writes make
+/// "requests x 64 bytes" inaccurate (Table 3-3).
+const IMC_ALIASES: &[Alias] = &[
+    Alias::mib("data_reads", "event=0x01"),
+    Alias::mib("data_writes", "event=0x02"),
+    Alias::plain("gt_requests", "event=0x03"),
+    Alias::plain("ia_requests", "event=0x04"),
+    Alias::plain("io_requests", "event=0x05"),
+];
+
+/// The Skylake box types.
+pub const TYPES: [BoxType; 3] = [
+    BoxType {
+        name: "cbox",
+        num_boxes: MAX_CBOS,
+        always_indexed: true,
+        num_counters: 2,
+        ctr_bits: 44,
+        fixed: Some(Fixed { ctl: 0x394, ctr: 0x395, bits: 48, enable: 1 << 22, only_box0: true }),
+        space: Space::Msr {
+            box_ctl: None,
+            ctl: Regs::Step { base: 0x700, step: 1 },
+            ctr: Regs::Step { base: 0x706, step: 1 },
+            offsets: Offsets::Stride(0x10),
+        },
+        box_ctl: BoxCtl::None,
+        enable: Enable::Bit22,
+        ctl_mask: 0x1f84_ffff,
+        formats: FORMATS,
+        aliases: CBOX_ALIASES,
+        constraints: &[],
+        special: Special::None,
+        rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+    },
+    // ARB: UNC_ARB_TRK_OCCUPANCY (0x80) counts only in counter 0 (Table 3-2).
+    BoxType {
+        name: "arb",
+        num_boxes: 1,
+        always_indexed: false,
+        num_counters: 2,
+        ctr_bits: 44,
+        fixed: None,
+        space: Space::Msr {
+            box_ctl: None,
+            ctl: Regs::Step { base: 0x3b2, step: 1 },
+            ctr: Regs::Step { base: 0x3b0, step: 1 },
+            offsets: Offsets::Stride(0),
+        },
+        box_ctl: BoxCtl::None,
+        enable: Enable::Bit22,
+        ctl_mask: 0x1f84_ffff,
+        formats: FORMATS,
+        aliases: &[],
+        constraints: &[Constraint::event(0x80, 0x1), Constraint::event(0x83, 0x1)],
+        special: Special::None,
+        // An occupancy: up to the number of outstanding core requests.
+        rate: Rate { clock_mhz: UCLK, max_inc: 64 },
+    },
+    // IMC free-running DRAM counters (Table 3-3). Peak rate: two DDR4-2400
+    // channels move 2 x 2400 MT/s x 8 bytes = 38.4 GB/s, 600 M lines/s.
+    BoxType {
+        name: "imc",
+        num_boxes: 1,
+        always_indexed: false,
+        num_counters: 5,
+        ctr_bits: 32,
+        fixed: None,
+        space: Space::Mmio { ctr: Regs::Table(&[0x5050, 0x5054, 0x5040, 0x5044, 0x5048]) },
+        box_ctl: BoxCtl::None,
+        enable: Enable::Bit22,
+        ctl_mask: 0xff,
+        formats: &[EVENT],
+        aliases: IMC_ALIASES,
+        constraints: &[],
+        special: Special::FreeRunning,
+        rate: Rate { clock_mhz: 600, max_inc: 1 },
+    },
+];
+
+/// Skylake client.
+pub const SKL: Platform = Platform {
+    id: PlatformId::Skylake,
+    name: "skl",
+    description: "Skylake (6th generation Core)",
+    cpus: &[(6, 78), (6, 94)],
+    types: &TYPES,
+    global: Global::Skl,
+};

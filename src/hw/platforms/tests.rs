@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Consistency tests of every platform table.
+
+use super::*;
+use crate::hw::desc::*;
+use crate::hw::encode::{encode, Attr};
+use crate::hw::terms;
+use nhmex::{NHMEX, WSMEX};
+use snbep::SNBEP;
+
+#[test]
+fn cpu_matching() {
+    assert_eq!(for_cpu(6, 45).unwrap().id, PlatformId::SandyBridgeEp);
+    assert_eq!(for_cpu(6, 62).unwrap().id, PlatformId::IvyBridgeEp);
+    assert_eq!(for_cpu(6, 46).unwrap().id, PlatformId::NehalemEx);
+    assert_eq!(for_cpu(6, 47).unwrap().id, PlatformId::WestmereEx);
+    assert_eq!(for_cpu(6, 78).unwrap().id, PlatformId::Skylake);
+    assert_eq!(for_cpu(6, 94).unwrap().id, PlatformId::Skylake);
+    assert_eq!(for_cpu(15, 6).unwrap().id, PlatformId::Xeon7100);
+    assert_eq!(for_cpu(6, 29).unwrap().id, PlatformId::Xeon7400);
+    assert!(for_cpu(6, 85).is_none());
+    assert!(for_cpu(15, 45).is_none());
+    for p in ALL {
+        assert_eq!(by_name(p.name).unwrap().id, p.id);
+        assert_eq!(by_id(p.id).name, p.name);
+    }
+}
+
+#[test]
+fn formats_do_not_overlap_within_a_word_and_fit_the_control_register() {
+    for p in ALL {
+        for t in p.types {
+            for (i, a) in t.formats.iter().enumerate() {
+                assert!(a.width() > 0 && a.width() <= 64, "{} {}", t.name, a.name);
+                for b in &t.formats[i + 1..] {
+                    assert_ne!(a.name, b.name, "{}/{}: duplicate format", p.name, t.name);
+                }
+            }
+            // Control bits that perf can set are a subset of the formats
+            // (software-only fields like the B-box `counter` may add to it).
+            let cfg = t.valid_mask(Word::Config);
+            assert_eq!(t.ctl_mask & !cfg & !(1 << 58), 0, "{}/{}: ctl bits without a format", p.name, t.name);
+        }
+    }
+}
+
+#[test]
+fn counters_and_constraints_are_consistent() {
+    for p in ALL {
+        for t in p.types {
+            assert!(t.num_counters >= 1 && t.num_counters <= 16, "{}", t.name);
+            assert!(t.num_boxes >= 1);
+            assert!(matches!(t.ctr_bits, 32 | 44 | 48), "{}", t.name);
+            for c in t.constraints {
+                assert_eq!(c.counters & !t.all_counters(), 0, "{}/{}", p.name, t.name);
+                assert_ne!(c.counters, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_alias_parses_and_encodes() {
+    for p in ALL {
+        for t in p.types {
+            for a in t.aliases {
+                let mut attr = Attr::default();
+                terms::parse(t, a.terms, &mut attr)
+                    .unwrap_or_else(|e| panic!("{}/{}/{}: {:?}", p.name, t.name, a.name, e));
+                encode(t, 0, attr).unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name, a.name, e));
+                if let Some(s) = a.scale {
+                    assert!(s.parse::<f64>().is_ok());
+                    assert!(a.unit.is_some());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn snbep_facts() {
+    let cbox = SNBEP.box_type("cbox").unwrap();
+    let Space::Msr { box_ctl, ctl, ctr, offsets } = cbox.space else { panic!() };
+    // 327043 Table 2-8: C-box 7 box control 0xde4, controls 0xdf0.., counters 0xdf6...
+    assert_eq!(box_ctl.unwrap() + offsets.of(7), 0xde4);
+    assert_eq!(ctl.of(3) + offsets.of(7), 0xdf3);
+    assert_eq!(ctr.of(0) + offsets.of(7), 0xdf6);
+    let qpi = SNBEP.box_type("qpi").unwrap();
+    let mut attr = Attr::default();
+    terms::parse(qpi, "event=0x102,umask=0x08", &mut attr).unwrap();
+    assert_eq!(attr.config, 0x20_0802, "extended select lands in bit 21");
+    let pcu = SNBEP.box_type("pcu").unwrap();
+    assert_eq!(pcu.format("occ_edge").unwrap().mask(), 1 << 31);
+}
+
+#[test]
+fn nhmex_cbox_offsets_match_table_2_9() {
+    // C-box n global control addresses, Table 2-9.
+    let want = [0xd00, 0xd80, 0xd40, 0xdc0, 0xd20, 0xda0, 0xd60, 0xde0, 0xf40, 0xfc0];
+    let c = WSMEX.box_type("cbox").unwrap();
+    let Space::Msr { box_ctl, ctl, ctr, offsets } = c.space else { panic!() };
+    for (i, &w) in want.iter().enumerate() {
+        assert_eq!(box_ctl.unwrap() + offsets.of(i), w);
+        assert_eq!(ctl.of(5) + offsets.of(i), w + 0x1a);
+        assert_eq!(ctr.of(5) + offsets.of(i), w + 0x1b);
+    }
+    assert_eq!(c.num_boxes, 10);
+    assert_eq!(NHMEX.box_type("cbox").unwrap().num_boxes, 8);
+}
