@@ -18,6 +18,9 @@
 # kernel's own C driver (/lib/modules/intel-uncore.ko), the test library and
 # tools (/tests). MODARGS is also exported to the script.
 #
+# The whole console log of the last run is kept in
+# ${XDG_CACHE_HOME:-~/.cache}/rust-uncore/last-console.log.
+#
 # Exit status: the script's exit status; 124 on timeout; 125 when the kernel
 # log shows an oops, BUG, WARNING, lockdep, KASAN or kmemleak report; 126
 # when the guest did not run the script to its end.
@@ -84,11 +87,14 @@ timeout --foreground "$timeout" qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp "
 	</dev/null >"$log" 2>&1
 qrc=$?
 set -e
-tr -d '\r' <"$log" >"$log.clean"
+# Drop carriage returns and the firmware's terminal escapes.
+tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' >"$log.clean"
+mkdir -p "$CACHE_DIR"
+cp "$log.clean" "$CACHE_DIR/last-console.log"
 
-section() { sed -n "/^$1-BEGIN/,/^$1-END/p" "$log.clean" | sed '1d;$d'; }
-out=$(sed -n '/^GUEST-SCRIPT-BEGIN/,/^GUEST-SCRIPT-END/p' "$log.clean" | sed '1d' | sed '/^GUEST-SCRIPT-END/d')
-status=$(sed -n 's/^GUEST-SCRIPT-END status=\([0-9]*\).*/\1/p' "$log.clean")
+section() { sed -n "/$1-BEGIN\$/,/^$1-END\$/p" "$log.clean" | sed '1d;$d'; }
+out=$(sed -n '/GUEST-SCRIPT-BEGIN$/,/^GUEST-SCRIPT-END status=/p' "$log.clean" | sed '1d' | sed '/^GUEST-SCRIPT-END status=/d')
+status=$(sed -n 's/^GUEST-SCRIPT-END status=\([0-9]*\)$/\1/p' "$log.clean")
 dmesg_out=$(section GUEST-DMESG)
 leaks=$(section GUEST-KMEMLEAK)
 

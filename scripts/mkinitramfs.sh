@@ -28,6 +28,7 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,lib/modules,tests}
 cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
 cp /usr/bin/perf "$root/usr/bin/perf"
 # perf and its libraries, at the paths the dynamic loader expects.
 for lib in $(ldd /usr/bin/perf | grep -o '/[^ ]*'); do

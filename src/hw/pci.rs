@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! PCI decoding: which uncore box a PCI function is, and which socket a
+//! PCI bus belongs to.
+//!
+//! Device IDs and their positions: Xeon E5-2600 uncore guide (327043)
+//! Table 1-3 for the device and function numbers of SNB-EP, the Linux
+//! driver's ID tables and the likwid register maps for the rest. A device
+//! is accepted only at the device/function where the platform puts it.
+
+use super::desc::PlatformId;
+
+/// Intel's PCI vendor ID.
+pub const VENDOR_INTEL: u16 = 0x8086;
+
+/// What a PCI function is to the driver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// PMON box `index` of the box type named `ty`.
+    Box {
+        /// Box type name (as in the platform description).
+        ty: &'static str,
+        /// Instance.
+        index: u8,
+    },
+    /// The packet match/mask device of QPI port `port`.
+    QpiFilter {
+        /// QPI port.
+        port: u8,
+    },
+    /// The U-box device holding the node ID registers.
+    Ubox,
+}
+
+/// One known PCI function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PciFn {
+    /// Device ID.
+    pub device: u16,
+    /// Device number on the uncore bus, if fixed.
+    pub dev: Option<u8>,
+    /// Function number, if fixed.
+    pub func: Option<u8>,
+    /// Its role.
+    pub role: Role,
+}
+
+const fn at(device: u16, dev: u8, func: u8, role: Role) -> PciFn {
+    PciFn { device, dev: Some(dev), func: Some(func), role }
+}
+
+const fn bx(ty: &'static str, index: u8) -> Role {
+    Role::Box { ty, index }
+}
+
+/// SNB-EP uncore PCI functions (327043 Table 1-3).
+pub const SNBEP: &[PciFn] = &[
+    at(0x3c46, 14, 1, bx("ha", 0)),
+    at(0x3cb0, 16, 0, bx("imc", 0)),
+    at(0x3cb1, 16, 1, bx("imc", 1)),
+    at(0x3cb4, 16, 4, bx("imc", 2)),
+    at(0x3cb5, 16, 5, bx("imc", 3)),
+    at(0x3c41, 8, 2, bx("qpi", 0)),
+    at(0x3c42, 9, 2, bx("qpi", 1)),
+    at(0x3c43, 19, 1, bx("r2pcie", 0)),
+    at(0x3c44, 19, 5, bx("r3qpi", 0)),
+    at(0x3c45, 19, 6, bx("r3qpi", 1)),
+    at(0x3c86, 8, 6, Role::QpiFilter { port: 0 }),
+    at(0x3c96, 9, 6, Role::QpiFilter { port: 1 }),
+    PciFn { device: 0x3ce0, dev: None, func: None, role: Role::Ubox },
+];
+
+/// IVB-EP uncore PCI functions. QPI port 2 (0x0e3a) has no agreed
+/// position across sources, so only its ID is checked; it has no match/mask
+/// device. The U-box devices of both platforms are found by ID only (they
+/// are read for the node ID map, never bound).
+pub const IVBEP: &[PciFn] = &[
+    at(0x0e30, 14, 1, bx("ha", 0)),
+    at(0x0e38, 28, 1, bx("ha", 1)),
+    at(0x0eb4, 16, 4, bx("imc", 0)),
+    at(0x0eb5, 16, 5, bx("imc", 1)),
+    at(0x0eb0, 16, 0, bx("imc", 2)),
+    at(0x0eb1, 16, 1, bx("imc", 3)),
+    at(0x0ef4, 30, 4, bx("imc", 4)),
+    at(0x0ef5, 30, 5, bx("imc", 5)),
+    at(0x0ef0, 30, 0, bx("imc", 6)),
+    at(0x0ef1, 30, 1, bx("imc", 7)),
+    at(0x0e39, 5, 6, bx("irp", 0)),
+    at(0x0e32, 8, 2, bx("qpi", 0)),
+    at(0x0e33, 9, 2, bx("qpi", 1)),
+    PciFn { device: 0x0e3a, dev: None, func: None, role: bx("qpi", 2) },
+    at(0x0e34, 19, 1, bx("r2pcie", 0)),
+    at(0x0e36, 19, 5, bx("r3qpi", 0)),
+    at(0x0e37, 19, 6, bx("r3qpi", 1)),
+    at(0x0e3e, 18, 5, bx("r3qpi", 2)),
+    at(0x0e86, 8, 6, Role::QpiFilter { port: 0 }),
+    at(0x0e96, 9, 6, Role::QpiFilter { port: 1 }),
+    PciFn { device: 0x0e1e, dev: None, func: None, role: Role::Ubox },
+];
+
+/// Skylake client host bridge IDs (the IMC counters are in its MCHBAR).
+pub const SKL_HOST_BRIDGES: &[u16] = &[0x190c, 0x1904, 0x1900, 0x1910, 0x190f, 0x191f, 0x1918];
+
+/// The PCI functions of a platform.
+pub fn functions(p: PlatformId) -> &'static [PciFn] {
+    match p {
+        PlatformId::SandyBridgeEp => SNBEP,
+        PlatformId::IvyBridgeEp => IVBEP,
+        _ => &[],
+    }
+}
+
+/// Why a PCI function is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PciError {
+    /// Not an uncore device of this platform.
+    UnknownDevice,
+    /// A known device ID at a device/function where it does not belong.
+    UnexpectedPosition,
+}
+
+/// Decodes device `device` at `dev.func`.
+pub fn decode(p: PlatformId, vendor: u16, device: u16, dev: u8, func: u8) -> Result<Role, PciError> {
+    if vendor != VENDOR_INTEL {
+        return Err(PciError::UnknownDevice);
+    }
+    let f = functions(p).iter().find(|f| f.device == device).ok_or(PciError::UnknownDevice)?;
+    if f.dev.is_some_and(|d| d != dev) || f.func.is_some_and(|x| x != func) {
+        return Err(PciError::UnexpectedPosition);
+    }
+    Ok(f.role)
+}
+
+/// The helper (match/mask) device ID of QPI port `port`, if the port has one.
+pub fn qpi_filter_device(p: PlatformId, port: u8) -> Option<u16> {
+    functions(p).iter().find(|f| f.role == Role::QpiFilter { port }).map(|f| f.device)
+}
+
+/// `CPUNODEID` offset in the U-box device (node ID of this socket in bits 2:0).
+pub const CPUNODEID: u32 = 0x40;
+/// `GIDNIDMAP` offset: eight 3-bit node IDs, entry `i` for socket `i`.
+pub const GIDNIDMAP: u32 = 0x54;
+
+/// One U-box device as found on a bus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UboxRegs {
+    /// Its bus.
+    pub bus: u8,
+    /// `CPUNODEID` dword.
+    pub nodeid: u32,
+    /// `GIDNIDMAP` dword.
+    pub gidnidmap: u32,
+}
+
+/// Why the bus to socket map cannot be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapError {
+    /// No U-box device at all.
+    NoUbox,
+    /// A U-box's node ID is in no entry of its `GIDNIDMAP`.
+    NodeNotInMap {
+        /// The U-box's bus.
+        bus: u8,
+    },
+    /// Two U-boxes claim the same socket.
+    DuplicateSocket {
+        /// The socket.
+        socket: u8,
+    },
+    /// The U-boxes disagree on `GIDNIDMAP`.
+    MapsDisagree,
+}
+
+/// Builds the bus to socket map from the U-box devices: each U-box's bus
+/// belongs to the socket whose `GIDNIDMAP` entry holds its node ID; a bus
+/// without a U-box belongs to the socket of the next higher bus that has
+/// one (the uncore bus is the highest bus of its socket's range). Buses
+/// above the highest U-box bus stay unmapped.
+pub fn bus_to_socket(uboxes: &[UboxRegs], map: &mut [Option<u8>; 256]) -> Result<(), MapError> {
+    *map = [None; 256];
+    let first = uboxes.first().ok_or(MapError::NoUbox)?;
+    for u in uboxes {
+        if u.gidnidmap & 0xff_ffff != first.gidnidmap & 0xff_ffff {
+            return Err(MapError::MapsDisagree);
+        }
+        let node = u.nodeid & 7;
+        let socket = (0..8u8)
+            .find(|&i| (u.gidnidmap >> (3 * i)) & 7 == node)
+            .ok_or(MapError::NodeNotInMap { bus: u.bus })?;
+        if let Some(other) = uboxes.iter().find(|o| o.bus != u.bus && o.nodeid & 7 == node) {
+            let _ = other;
+            return Err(MapError::DuplicateSocket { socket });
+        }
+        map[u.bus as usize] = Some(socket);
+    }
+    let mut current = None;
+    for bus in (0..256).rev() {
+        match map[bus] {
+            Some(s) => current = Some(s),
+            None => map[bus] = current,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Register programming sequences: what to write, where, to initialise,
+//! freeze, run, and enable or disable events on a box, and where to read a
+//! counter. Pure: the driver executes the [`Op`]s on real MSRs and PCI
+//! configuration space, or on the register model.
+
+use super::desc::{BoxCtl, BoxType, Enable, Global, Platform, Space, Special};
+use super::encode::{MboxReg, MBOX_ADDR_MATCH, MBOX_ZDP_FIELD0, MBOX_ZDP_SHARED, RBOX_PORT_SLOTS};
+use super::platforms::{l3, nhmex, skl};
+use super::shared::{Choice, Shared};
+
+/// A register address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Addr {
+    /// An MSR (64 bits).
+    Msr(u32),
+    /// A dword of the box's own PCI function's configuration space.
+    Cfg(u32),
+    /// A dword of the configuration space of the helper (QPI match/mask)
+    /// device of the box.
+    Helper(u32),
+    /// A 32-bit register of the box's MMIO window.
+    Mmio(u32),
+}
+
+/// One register operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Write `value` (truncated to 32 bits for configuration space).
+    Write(Addr, u64),
+    /// Write `ctl` to bits 63:32 of a combined control/counter MSR, keeping
+    /// the count in bits 31:0 (a read-modify-write).
+    WriteControlHalf(u32, u64),
+}
+
+/// Most operations one sequence needs.
+pub const MAX_OPS: usize = 12;
+
+/// A short sequence of operations, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ops {
+    ops: [Op; MAX_OPS],
+    n: usize,
+}
+
+impl Default for Ops {
+    fn default() -> Self {
+        Ops { ops: [Op::Write(Addr::Msr(0), 0); MAX_OPS], n: 0 }
+    }
+}
+
+impl Ops {
+    fn push(&mut self, op: Op) {
+        // The sequences below are bounded by construction (tested); a full
+        // buffer would be a table bug, and dropping is safer than panicking.
+        if self.n < MAX_OPS {
+            self.ops[self.n] = op;
+            self.n += 1;
+        }
+    }
+
+    fn write(&mut self, addr: Addr, value: u64) {
+        self.push(Op::Write(addr, value));
+    }
+
+    /// The operations.
+    pub fn as_slice(&self) -> &[Op] {
+        &self.ops[..self.n]
+    }
+}
+
+/// A counter of a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ctr {
+    /// General-purpose counter `j`.
+    General(u8),
+    /// The fixed counter.
+    Fixed,
+    /// Free-running counter `j`.
+    Free(u8),
+}
+
+/// How to read a counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CounterReg {
+    /// Where it is (for configuration space: the low dword; the high dword
+    /// is at +4).
+    pub addr: Addr,
+    /// Its width in bits.
+    pub width: u32,
+    /// A 64-bit counter read as two dwords.
+    pub split: bool,
+}
+
+/// `frz` of an SNB-EP/IVB-EP box control.
+pub const BOX_FRZ: u64 = 1 << 8;
+/// `frz_en` of an SNB-EP box control.
+pub const BOX_FRZ_EN: u64 = 1 << 16;
+/// Reset bits of an SNB-EP/IVB-EP box control.
+pub const BOX_RST: u64 = 0x3;
+
+/// `U_MSR_PMON_GLOBAL_CTL` fields (325294 Table 2-2).
+pub mod u_global {
+    /// `frz_all`.
+    pub const FRZ_ALL: u64 = 1 << 31;
+    /// `rst_all`.
+    pub const RST_ALL: u64 = 1 << 29;
+    /// `en_all`.
+    pub const EN_ALL: u64 = 1 << 28;
+    /// Shift of `pmi_core_sel` (bits 10:1).
+    pub const PMI_CORE_SEL_SHIFT: u32 = 1;
+    /// Mask of `pmi_core_sel` in place.
+    pub const PMI_CORE_SEL: u64 = 0x3ff << 1;
+    /// `en` (the U-box counter).
+    pub const EN: u64 = 1;
+}
+
+/// `MSR_UNC_PERF_GLOBAL_CTRL` fields (334060 Table 2-2).
+pub mod skl_global {
+    /// `FRZ_ON_PMI`.
+    pub const FRZ_ON_PMI: u64 = 1 << 31;
+    /// `EN`.
+    pub const EN: u64 = 1 << 29;
+    /// `PMI_SEL_CORE0..3`.
+    pub const PMI_SEL: u64 = 0xf;
+}
+
+/// `MSR_EMON_L3_GL_CTL` fields (SDM §18.21.5).
+pub mod l3_global {
+    /// `GL_freeze_cmd`.
+    pub const FREEZE: u64 = 1 << 0;
+    /// `GL_unfreeze_cmd`.
+    pub const UNFREEZE: u64 = 1 << 1;
+    /// `GL_reset_cmd`.
+    pub const RESET: u64 = 1 << 2;
+    /// Shift of `GL_event_select` (bits 23:16).
+    pub const SELECT_SHIFT: u32 = 16;
+    /// Shift of `GL_event_status` (bits 55:48).
+    pub const STATUS_SHIFT: u32 = 48;
+}
+
+/// The per-socket global control state the driver keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GlobalState {
+    /// Cores that receive overflow PMIs (bit per core of the socket).
+    pub pmi_cores: u64,
+    /// Freeze all counting when a PMI is raised.
+    pub freeze_on_pmi: bool,
+    /// NHM-EX/WSM-EX: the U-box counter is enabled.
+    pub ubox_en: bool,
+}
+
+/// The value of the platform's global control register for `g`, if it has one.
+pub fn global_value(p: &Platform, g: &GlobalState) -> Option<(u32, u64)> {
+    match p.global {
+        Global::NhmexU => {
+            let mut v = u_global::EN_ALL | ((g.pmi_cores << u_global::PMI_CORE_SEL_SHIFT) & u_global::PMI_CORE_SEL);
+            if g.ubox_en {
+                v |= u_global::EN;
+            }
+            if g.freeze_on_pmi {
+                v |= u_global::FRZ_ALL;
+            }
+            Some((nhmex::U_GLOBAL_CTL, v))
+        }
+        Global::Skl => {
+            let mut v = skl_global::EN | (g.pmi_cores & skl_global::PMI_SEL);
+            if g.freeze_on_pmi {
+                v |= skl_global::FRZ_ON_PMI;
+            }
+            Some((skl::GLOBAL_CTRL, v))
+        }
+        Global::None | Global::L3 => None,
+    }
+}
+
+/// Operations that start the platform's uncore on a socket.
+pub fn global_init(p: &Platform, g: &GlobalState) -> Ops {
+    let mut ops = Ops::default();
+    if let Some((msr, v)) = global_value(p, g) {
+        ops.write(Addr::Msr(msr), v);
+    }
+    ops
+}
+
+/// Operations that stop the platform's uncore on a socket.
+pub fn global_exit(p: &Platform) -> Ops {
+    let mut ops = Ops::default();
+    if let Some((msr, _)) = global_value(p, &GlobalState::default()) {
+        ops.write(Addr::Msr(msr), 0);
+    }
+    ops
+}
+
+/// Box-level control register of box `i`, if any.
+pub fn box_ctl_addr(t: &BoxType, i: usize) -> Option<Addr> {
+    match t.space {
+        Space::Msr { box_ctl: Some(a), offsets, .. } => Some(Addr::Msr(a + offsets.of(i))),
+        Space::Pci { box_ctl, .. } => Some(Addr::Cfg(box_ctl)),
+        _ => None,
+    }
+}
+
+/// Operations run when box `i` is first used: resets and freeze enable.
+pub fn box_init(t: &BoxType, i: usize) -> Ops {
+    let mut ops = Ops::default();
+    match (t.box_ctl, box_ctl_addr(t, i)) {
+        (BoxCtl::Freeze { init }, Some(a)) => ops.write(a, init),
+        (BoxCtl::CounterEnables { .. }, Some(a)) => ops.write(a, 0),
+        _ => {}
+    }
+    ops
+}
+
+/// Operations that freeze (`run == false`) or run box `i`. `enabled` has a
+/// bit per general counter in use and bit `num_counters` for the fixed one.
+/// U-box enables of NHM-EX live in the global control; see [`global_value`].
+pub fn box_run(p: &Platform, t: &BoxType, i: usize, run: bool, enabled: u32, g: &GlobalState) -> Ops {
+    let mut ops = Ops::default();
+    match (t.box_ctl, box_ctl_addr(t, i)) {
+        (BoxCtl::Freeze { init }, Some(a)) => {
+            let keep = init & BOX_FRZ_EN;
+            ops.write(a, if run { keep } else { keep | BOX_FRZ });
+        }
+        (BoxCtl::CounterEnables { fixed_en }, Some(a)) => {
+            let mut v = (enabled & t.all_counters()) as u64;
+            if enabled & (1 << t.fixed_index()) != 0 {
+                v |= fixed_en;
+            }
+            ops.write(a, if run { v } else { 0 });
+        }
+        (BoxCtl::UGlobal, _) => {
+            let g = GlobalState { ubox_en: run && enabled != 0, ..*g };
+            if let Some((msr, v)) = global_value(p, &g) {
+                ops.write(Addr::Msr(msr), v);
+            }
+        }
+        _ => {
+            if let Space::Combined { .. } = t.space {
+                let sel = group_select(t) << l3_global::SELECT_SHIFT;
+                let cmd = if run { l3_global::UNFREEZE } else { l3_global::FREEZE };
+                ops.write(Addr::Msr(l3::GL_CTL), sel | cmd);
+            }
+        }
+    }
+    ops
+}
+
+/// `GL_event_select` bits of a Xeon 7100/7400 counter group.
+pub fn group_select(t: &BoxType) -> u64 {
+    match t.space {
+        Space::Combined { base } => (((1u64 << t.num_counters) - 1) << (base - l3::CTR_CTL0)) & 0xff,
+        _ => 0,
+    }
+}
+
+/// Where counter `c` of box `i` is.
+pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
+    match (c, t.fixed, t.space) {
+        (Ctr::Fixed, Some(f), Space::Pci { .. }) => CounterReg { addr: Addr::Cfg(f.ctr), width: f.bits as u32, split: true },
+        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => {
+            CounterReg { addr: Addr::Msr(f.ctr + offsets.of(i)), width: f.bits as u32, split: false }
+        }
+        (Ctr::General(j), _, Space::Msr { ctr, offsets, .. }) => {
+            CounterReg { addr: Addr::Msr(ctr.of(j as usize) + offsets.of(i)), width: t.ctr_bits as u32, split: false }
+        }
+        (Ctr::General(j), _, Space::Pci { ctr, .. }) => {
+            CounterReg { addr: Addr::Cfg(ctr.of(j as usize)), width: t.ctr_bits as u32, split: true }
+        }
+        (Ctr::General(j), _, Space::Combined { base }) => {
+            CounterReg { addr: Addr::Msr(base + j as u32), width: 32, split: false }
+        }
+        (Ctr::Free(j), _, Space::Mmio { ctr }) => {
+            CounterReg { addr: Addr::Mmio(ctr.of(j as usize)), width: t.ctr_bits as u32, split: false }
+        }
+        // Combinations the encoder never produces.
+        _ => CounterReg { addr: Addr::Msr(0), width: 64, split: false },
+    }
+}
+
+/// Control register of counter `c` of box `i`.
+pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
+    match (c, t.fixed, t.space) {
+        (Ctr::Fixed, Some(f), Space::Pci { .. }) => Some(Addr::Cfg(f.ctl)),
+        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => Some(Addr::Msr(f.ctl + offsets.of(i))),
+        (Ctr::General(j), _, Space::Msr { ctl, offsets, .. }) => Some(Addr::Msr(ctl.of(j as usize) + offsets.of(i))),
+        (Ctr::General(j), _, Space::Pci { ctl, .. }) => Some(Addr::Cfg(ctl.of(j as usize))),
+        (Ctr::General(j), _, Space::Combined { base }) => Some(Addr::Msr(base + j as u32)),
+        _ => None,
+    }
+}
+
+/// Operations that start counting with control value `ctl` on counter `c`
+/// of box `i`, after programming the shared registers of `choice`.
+/// `pmi` sets the counter's overflow-interrupt enable where it has one.
+pub fn event_enable(t: &BoxType, i: usize, c: Ctr, ctl: u64, shared: &Shared, choice: Option<&Choice>, pmi: bool) -> Ops {
+    let mut ops = Ops::default();
+    if let Some(ch) = choice {
+        shared_writes(t, i, shared, ch, &mut ops);
+    }
+    let Some(addr) = control_addr(t, i, c) else {
+        return ops;
+    };
+    match (c, t.space) {
+        (Ctr::Fixed, _) => {
+            let en = t.fixed.map_or(0, |f| f.enable);
+            ops.write(addr, en | if pmi { fixed_pmi_bit(t) } else { 0 });
+        }
+        (_, Space::Combined { base }) => {
+            let _ = addr;
+            ops.push(Op::WriteControlHalf(base + general_index(c), ctl));
+        }
+        _ => ops.write(addr, ctl | t.enable.bit() | if pmi { pmi_bit(t) } else { 0 }),
+    }
+    ops
+}
+
+/// Operations that stop counter `c` of box `i` (its control keeps the event
+/// for SNB-EP-style boxes, as the Linux driver does, and is cleared
+/// elsewhere).
+pub fn event_disable(t: &BoxType, i: usize, c: Ctr, ctl: u64) -> Ops {
+    let mut ops = Ops::default();
+    let Some(addr) = control_addr(t, i, c) else {
+        return ops;
+    };
+    match (c, t.space) {
+        (Ctr::Fixed, _) => ops.write(addr, 0),
+        (_, Space::Combined { base }) => ops.push(Op::WriteControlHalf(base + general_index(c), 0)),
+        _ => ops.write(addr, if t.enable == Enable::Bit22 { ctl } else { 0 }),
+    }
+    ops
+}
+
+fn general_index(c: Ctr) -> u32 {
+    match c {
+        Ctr::General(j) | Ctr::Free(j) => j as u32,
+        Ctr::Fixed => 0,
+    }
+}
+
+/// The overflow-interrupt enable bit of a general counter's control.
+pub fn pmi_bit(t: &BoxType) -> u64 {
+    match (t.enable, t.special) {
+        // NHM-EX M-box `pmi_en` is bit 1 (Table 2-67), R-box bit 6 (Table 2-44).
+        (Enable::Bit0, Special::NhmexMbox { .. }) => 1 << 1,
+        (Enable::Bit0, Special::NhmexRbox) => 1 << 6,
+        // B-box: bit 20 (Table 2-20); U/C/S/W-box and Skylake OVF_EN: bit 20.
+        (Enable::Bit0, _) | (Enable::Bit22, _) => 1 << 20,
+        (Enable::NonZeroControl, _) => 0,
+    }
+}
+
+/// The overflow-interrupt enable bit of the fixed counter's control: W-box
+/// bit 1 (Table 2-98), Skylake `OVF_EN` bit 20 (Table 2-4).
+pub fn fixed_pmi_bit(t: &BoxType) -> u64 {
+    match t.fixed {
+        Some(f) if f.enable == 1 => 1 << 1,
+        Some(_) => 1 << 20,
+        None => 0,
+    }
+}
+
+fn split64(ops: &mut Ops, lo: Addr, hi: Addr, v: u64) {
+    ops.write(lo, v & 0xffff_ffff);
+    ops.write(hi, v >> 32);
+}
+
+/// Writes the shared registers `choice` uses, with the values all their
+/// current users agreed on.
+fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut Ops) {
+    let i32_ = i as u32;
+    match t.special {
+        Special::SnbepCboxFilter => ops.write(Addr::Msr(0xd14 + 0x20 * i32_), s.combined(0..4)),
+        Special::IvbepCboxFilter => {
+            let v = s.combined(0..5);
+            split64(ops, Addr::Msr(0xd14 + 0x20 * i32_), Addr::Msr(0xd1a + 0x20 * i32_), v);
+        }
+        Special::PcuBand => ops.write(Addr::Msr(0xc34), s.combined(0..4)),
+        Special::QpiMatchMask => {
+            split64(ops, Addr::Helper(0x228), Addr::Helper(0x22c), s.slot(0).value);
+            split64(ops, Addr::Helper(0x238), Addr::Helper(0x23c), s.slot(1).value);
+        }
+        Special::NhmexBbox => {
+            let base = 0xe45 + 8 * i32_;
+            ops.write(Addr::Msr(base), s.slot(0).value);
+            ops.write(Addr::Msr(base + 1), s.slot(1).value);
+        }
+        Special::NhmexSbox => {
+            let base = 0xe48 + 0x10 * i32_;
+            ops.write(Addr::Msr(base), 0);
+            ops.write(Addr::Msr(base + 1), s.slot(0).value);
+            ops.write(Addr::Msr(base + 2), s.slot(1).value);
+            ops.write(Addr::Msr(base), 1 << 63);
+        }
+        Special::NhmexMbox { .. } => {
+            let off = 0x40 * i32_;
+            for r in choice.slots() {
+                match r.slot {
+                    s_ if s_ <= MboxReg::Pld as u8 => ops.write(Addr::Msr(0xca5 + s_ as u32 + off), s.slot(s_ as usize).value),
+                    MBOX_ADDR_MATCH => {
+                        let cfg = s.slot(MBOX_ADDR_MATCH as usize).value;
+                        let mm = 0xe54 + 8 * i32_;
+                        ops.write(Addr::Msr(mm), 0);
+                        ops.write(Addr::Msr(mm + 1), cfg & 0x3_ffff_ffff);
+                        ops.write(Addr::Msr(mm + 2), (cfg >> 34) & 0xfff_ffff);
+                        ops.write(Addr::Msr(mm), cfg & (1 << 63));
+                    }
+                    MBOX_ZDP_SHARED => {
+                        let v = s.combined(MBOX_ZDP_SHARED as usize..MBOX_ZDP_FIELD0 as usize + 4);
+                        ops.write(Addr::Msr(0xcab + off), v);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Special::NhmexRbox => {
+            for r in choice.slots() {
+                let p = (r.slot / RBOX_PORT_SLOTS) as u32;
+                let port = p + 4 * i32_;
+                let base = (p as usize) * RBOX_PORT_SLOTS as usize;
+                match r.slot % RBOX_PORT_SLOTS {
+                    0 => ops.write(Addr::Msr(0xe04 + port), r.value),
+                    1 => ops.write(Addr::Msr(0xe24 + port), r.value),
+                    2 | 3 => {
+                        let qlx = if port < 4 { 0xe0c + port } else { 0xe2c + port - 4 };
+                        ops.write(Addr::Msr(qlx), s.combined(base + 2..base + 4));
+                    }
+                    k @ (4 | 7) => {
+                        let set = if k == 4 { 0xe60 } else { 0xe70 };
+                        let mm = set + if port < 4 { 0 } else { 0x10 } + 4 * port;
+                        ops.write(Addr::Msr(mm + 1), s.slot(r.slot as usize + 1).value);
+                        ops.write(Addr::Msr(mm + 2), s.slot(r.slot as usize + 2).value);
+                        ops.write(Addr::Msr(mm), r.value);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
