@@ -6,6 +6,7 @@
 //! declaration. The hardware-independent core is [`hw`]; the kernel
 //! abstraction layer is `rust/`, brought in as `sys`.
 
+pub mod hw;
 #[path = "../rust/mod.rs"]
 mod sys;
 

@@ -15,7 +15,10 @@ pub const fn delta(prev: u64, now: u64, width: u32) -> u64 {
 /// dwords) so that a carry from the low half between the two reads cannot
 /// produce a torn value: the high half is read before and after the low
 /// half, and the pair is retried until the high half is stable.
-pub fn read_split<E>(mut read_lo: impl FnMut() -> Result<u32, E>, mut read_hi: impl FnMut() -> Result<u32, E>) -> Result<u64, E> {
+pub fn read_split<E>(
+    mut read_lo: impl FnMut() -> Result<u32, E>,
+    mut read_hi: impl FnMut() -> Result<u32, E>,
+) -> Result<u64, E> {
     let mut hi = read_hi()?;
     // Two retries suffice: a second carry needs 2^32 events between reads.
     for _ in 0..3 {
@@ -90,7 +93,11 @@ mod tests {
             },
         );
         let got = r.unwrap();
-        assert!(got == 0x1_ffff_ffff || got == 0x2_0000_0000, "torn read {:#x}", got);
+        assert!(
+            got == 0x1_ffff_ffff || got == 0x2_0000_0000,
+            "torn read {:#x}",
+            got
+        );
         assert_eq!(got, 0x2_0000_0000);
     }
 }

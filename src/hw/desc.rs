@@ -89,12 +89,22 @@ pub struct Alias {
 impl Alias {
     /// An alias without scale or unit.
     pub const fn plain(name: &'static str, terms: &'static str) -> Self {
-        Alias { name, terms, scale: None, unit: None }
+        Alias {
+            name,
+            terms,
+            scale: None,
+            unit: None,
+        }
     }
 
     /// An alias counting 64-byte lines, reported in MiB.
     pub const fn mib(name: &'static str, terms: &'static str) -> Self {
-        Alias { name, terms, scale: Some(SCALE_64B_MIB), unit: Some("MiB") }
+        Alias {
+            name,
+            terms,
+            scale: Some(SCALE_64B_MIB),
+            unit: Some("MiB"),
+        }
     }
 }
 
@@ -116,7 +126,11 @@ pub struct Constraint {
 impl Constraint {
     /// A constraint on the 8-bit event select.
     pub const fn event(code: u64, counters: u32) -> Self {
-        Constraint { code, cmask: 0xff, counters }
+        Constraint {
+            code,
+            cmask: 0xff,
+            counters,
+        }
     }
 }
 

@@ -28,7 +28,11 @@ pub struct Attr {
 impl Attr {
     /// An attribute with only `config` set.
     pub const fn config(config: u64) -> Self {
-        Attr { config, config1: 0, config2: 0 }
+        Attr {
+            config,
+            config1: 0,
+            config2: 0,
+        }
     }
 
     /// The value of `word`.
@@ -70,10 +74,20 @@ impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Invalid::UnknownBits { word, bits } => {
-                write!(f, "{} bits {:#x} are not a field of this PMU", word.name(), bits)
+                write!(
+                    f,
+                    "{} bits {:#x} are not a field of this PMU",
+                    word.name(),
+                    bits
+                )
             }
             Invalid::UnusedBits { word, bits } => {
-                write!(f, "{} bits {:#x} are not used by this event", word.name(), bits)
+                write!(
+                    f,
+                    "{} bits {:#x} are not used by this event",
+                    word.name(),
+                    bits
+                )
             }
             Invalid::NoFixedCounter => write!(f, "this PMU has no fixed counter (event=0xff)"),
             Invalid::FixedOnBox0 => write!(f, "the fixed counter exists only on box 0"),
@@ -149,7 +163,12 @@ pub fn encode(t: &BoxType, index: usize, attr: Attr) -> Result<Encoded, Invalid>
         .iter()
         .find(|c| attr.config & c.cmask == c.code)
         .map_or(t.all_counters(), |c| c.counters);
-    let plain = Encoded { ctl, counters, kind: Kind::General, shared: Request::NONE };
+    let plain = Encoded {
+        ctl,
+        counters,
+        kind: Kind::General,
+        shared: Request::NONE,
+    };
     match t.special {
         Special::None => Ok(plain),
         Special::SnbepCboxFilter => cbox_filter(plain, attr, SNBEP_CBOX_FIELDS, SNBEP_CBOX_EXTRA),
@@ -175,14 +194,26 @@ pub fn encode(t: &BoxType, index: usize, attr: Attr) -> Result<Encoded, Invalid>
             if k == 0 || k > t.num_counters as u64 {
                 return Err(Invalid::Value("free-running event must be 1..5"));
             }
-            Ok(Encoded { ctl: 0, counters: 0, kind: Kind::FreeRunning(k as u8 - 1), ..plain })
+            Ok(Encoded {
+                ctl: 0,
+                counters: 0,
+                kind: Kind::FreeRunning(k as u8 - 1),
+                ..plain
+            })
         }
         Special::L3Emon => {
             if ctl == 0 {
                 return Err(Invalid::Value("the event control field must not be zero"));
             }
-            let must = if t.name == "fsb" { super::platforms::l3::FSB_MUST_BE_ONE } else { 0 };
-            Ok(Encoded { ctl: ctl | must, ..plain })
+            let must = if t.name == "fsb" {
+                super::platforms::l3::FSB_MUST_BE_ONE
+            } else {
+                0
+            };
+            Ok(Encoded {
+                ctl: ctl | must,
+                ..plain
+            })
         }
     }
 }
@@ -204,7 +235,11 @@ struct FilterUse {
 }
 
 const fn fu(code: u64, fields: u8) -> FilterUse {
-    FilterUse { code, mask: 0xffff, fields }
+    FilterUse {
+        code,
+        mask: 0xffff,
+        fields,
+    }
 }
 
 const TID_EN: u64 = bit(19);
@@ -214,7 +249,11 @@ const TID_EN: u64 = bit(19);
 const SNBEP_CBOX_FIELDS: &[u64] = &[0x1f, 0x3fc00, 0x7c_0000, 0xff80_0000];
 
 const SNBEP_CBOX_EXTRA: &[FilterUse] = &[
-    FilterUse { code: TID_EN, mask: TID_EN, fields: 0x1 },
+    FilterUse {
+        code: TID_EN,
+        mask: TID_EN,
+        fields: 0x1,
+    },
     fu(0x0334, 0x4),
     fu(0x4334, 0x6),
     fu(0x0534, 0x4),
@@ -237,16 +276,34 @@ const SNBEP_CBOX_EXTRA: &[FilterUse] = &[
     fu(0x4436, 0x2),
     fu(0x4836, 0x2),
     fu(0x4a36, 0x2),
-    FilterUse { code: 0x4037, mask: 0x40ff, fields: 0x2 },
+    FilterUse {
+        code: 0x4037,
+        mask: 0x40ff,
+        fields: 0x2,
+    },
 ];
 
 /// IVB-EP C-box filter fields: TID 4:0, LINK 8:5, STATE 22:17, NID 47:32,
 /// OPC 60:52 together with NC (62), C6 (61) and ISOC (63).
-const IVBEP_CBOX_FIELDS: &[u64] = &[0x1f, 0x1e0, 0x7e_0000, 0xffff_0000_0000, 0xe000_0000_0000_0000 | (0x1ff << 52)];
+const IVBEP_CBOX_FIELDS: &[u64] = &[
+    0x1f,
+    0x1e0,
+    0x7e_0000,
+    0xffff_0000_0000,
+    0xe000_0000_0000_0000 | (0x1ff << 52),
+];
 
 const IVBEP_CBOX_EXTRA: &[FilterUse] = &[
-    FilterUse { code: TID_EN, mask: TID_EN, fields: 0x1 },
-    FilterUse { code: 0x1031, mask: 0x10ff, fields: 0x2 },
+    FilterUse {
+        code: TID_EN,
+        mask: TID_EN,
+        fields: 0x1,
+    },
+    FilterUse {
+        code: 0x1031,
+        mask: 0x10ff,
+        fields: 0x2,
+    },
     fu(0x1134, 0x4),
     fu(0x4134, 0xc),
     fu(0x5134, 0xc),
@@ -280,17 +337,36 @@ const IVBEP_CBOX_EXTRA: &[FilterUse] = &[
     fu(0x5036, 0x8),
     fu(0x8136, 0x10),
     fu(0x8336, 0x10),
-    FilterUse { code: 0x4037, mask: 0x40ff, fields: 0x8 },
+    FilterUse {
+        code: 0x4037,
+        mask: 0x40ff,
+        fields: 0x8,
+    },
 ];
 
 /// The C-box filter fields an event uses (bit `i` for slot `i`).
 pub fn cbox_filter_fields(ctl: u64, ivbep: bool) -> u8 {
-    let table = if ivbep { IVBEP_CBOX_EXTRA } else { SNBEP_CBOX_EXTRA };
-    table.iter().filter(|e| ctl & e.mask == e.code).fold(0, |a, e| a | e.fields)
+    let table = if ivbep {
+        IVBEP_CBOX_EXTRA
+    } else {
+        SNBEP_CBOX_EXTRA
+    };
+    table
+        .iter()
+        .filter(|e| ctl & e.mask == e.code)
+        .fold(0, |a, e| a | e.fields)
 }
 
-fn cbox_filter(plain: Encoded, attr: Attr, fields: &[u64], table: &[FilterUse]) -> Result<Encoded, Invalid> {
-    let used = table.iter().filter(|e| plain.ctl & e.mask == e.code).fold(0u8, |a, e| a | e.fields);
+fn cbox_filter(
+    plain: Encoded,
+    attr: Attr,
+    fields: &[u64],
+    table: &[FilterUse],
+) -> Result<Encoded, Invalid> {
+    let used = table
+        .iter()
+        .filter(|e| plain.ctl & e.mask == e.code)
+        .fold(0u8, |a, e| a | e.fields);
     let used_mask = fields
         .iter()
         .enumerate()
@@ -306,7 +382,10 @@ fn cbox_filter(plain: Encoded, attr: Attr, fields: &[u64], table: &[FilterUse]) 
             c = c.with(i as u8, attr.config1 & f);
         }
     }
-    Ok(Encoded { shared: Request::one(c), ..plain })
+    Ok(Encoded {
+        shared: Request::one(c),
+        ..plain
+    })
 }
 
 /// PCU band events `FREQ_BAND0..3_CYCLES` (0xb..0xe) take their band
@@ -327,7 +406,10 @@ fn pcu_band(plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
         let ctl = (plain.ctl & !0xff) | (0xb + b as u64);
         req = req.or(Choice::new(ctl).with(b as u8, value << (8 * b)));
     }
-    Ok(Encoded { shared: req, ..plain })
+    Ok(Encoded {
+        shared: req,
+        ..plain
+    })
 }
 
 /// Match/mask pairs (QPI, NHM-EX B- and S-box): slot 0 holds `config1`
@@ -338,8 +420,13 @@ fn match_mask(plain: Encoded, attr: Attr, uses: bool) -> Result<Encoded, Invalid
         no_bits(Word::Config2, attr.config2)?;
         return Ok(plain);
     }
-    let c = Choice::new(plain.ctl).with(0, attr.config1).with(1, attr.config2);
-    Ok(Encoded { shared: Request::one(c), ..plain })
+    let c = Choice::new(plain.ctl)
+        .with(0, attr.config1)
+        .with(1, attr.config2);
+    Ok(Encoded {
+        shared: Request::one(c),
+        ..plain
+    })
 }
 
 /// M-box subcontrol registers, in slot order.
@@ -384,14 +471,40 @@ pub const fn zdp_layout(wsmex: bool) -> (u64, [Field; 4]) {
     if wsmex {
         // 325294 Table 2-80: fvid 5:0, bcmd 8:6, resp 11:9, evnt0..3 at
         // 14:12, 17:15, 20:18, 23:21, pbox_init_err 24.
-        ((1 << 12) - 1 | 1 << 24, [Field::new(12, 14), Field::new(15, 17), Field::new(18, 20), Field::new(21, 23)])
+        (
+            ((1 << 12) - 1) | (1 << 24),
+            [
+                Field::new(12, 14),
+                Field::new(15, 17),
+                Field::new(18, 20),
+                Field::new(21, 23),
+            ],
+        )
     } else {
         // Nehalem-EX: shared bits 10:0 and 23, event fields from bit 11.
-        ((1 << 11) - 1 | 1 << 23, [Field::new(11, 13), Field::new(14, 16), Field::new(17, 19), Field::new(20, 22)])
+        (
+            ((1 << 11) - 1) | (1 << 23),
+            [
+                Field::new(11, 13),
+                Field::new(14, 16),
+                Field::new(17, 19),
+                Field::new(20, 22),
+            ],
+        )
     }
 }
 
+/// M-box `wrap_mode` (bit 6): always set, so that counters wrap.
+pub const MBOX_WRAP_MODE: u64 = bit(6);
+
 fn mbox(plain: Encoded, attr: Attr, wsmex: bool) -> Result<Encoded, Invalid> {
+    if (attr.config >> 2) & 3 != 0 {
+        return Err(Invalid::Value("M-box count_mode must be 0 (count up)"));
+    }
+    let plain = Encoded {
+        ctl: plain.ctl | MBOX_WRAP_MODE,
+        ..plain
+    };
     let flag_mode = attr.config & bit(7) != 0;
     let inc_sel = (attr.config >> 9) & 0x1f;
     let set_flag_sel = (attr.config >> 19) & 7;
@@ -449,18 +562,22 @@ fn mbox(plain: Encoded, attr: Attr, wsmex: bool) -> Result<Encoded, Invalid> {
         for j in 0..4 {
             let m = (n + j) % 4;
             let ctl = (plain.ctl & !(0x1f << 9)) | ((0xd + m as u64) << 9);
-            req = req.or(
-                Choice::new(ctl)
-                    .with(MBOX_ZDP_SHARED, lo & shared)
-                    .with(MBOX_ZDP_FIELD0 + m as u8, fields[m].set(0, ev)),
-            );
+            req = req.or(Choice::new(ctl)
+                .with(MBOX_ZDP_SHARED, lo & shared)
+                .with(MBOX_ZDP_FIELD0 + m as u8, fields[m].set(0, ev)));
         }
-        return Ok(Encoded { shared: req, ..plain });
+        return Ok(Encoded {
+            shared: req,
+            ..plain
+        });
     }
     if c.slots().is_empty() {
         return Ok(plain);
     }
-    Ok(Encoded { shared: Request::one(c), ..plain })
+    Ok(Encoded {
+        shared: Request::one(c),
+        ..plain
+    })
 }
 
 /// Number of R-box slots per port: IPERF0, IPERF1, QLX low byte, QLX high
@@ -470,7 +587,9 @@ pub const RBOX_PORT_SLOTS: u8 = 10;
 fn rbox(plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
     let idx = (attr.config >> 1) & 0x1f;
     if idx >= 0x18 {
-        return Err(Invalid::Value("R-box event select must be below 0x18 (Table 2-45)"));
+        return Err(Invalid::Value(
+            "R-box event select must be below 0x18 (Table 2-45)",
+        ));
     }
     let port = (idx / 6) as u8;
     let sub = idx % 6;
@@ -510,7 +629,11 @@ fn rbox(plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
                 .with(slots(set ^ 1) + 2, attr.config2))
         }
     };
-    Ok(Encoded { ctl: ctl_of(sub), shared: req, ..plain })
+    Ok(Encoded {
+        ctl: ctl_of(sub),
+        shared: req,
+        ..plain
+    })
 }
 
 #[cfg(test)]

@@ -46,7 +46,12 @@ pub struct PciFn {
 }
 
 const fn at(device: u16, dev: u8, func: u8, role: Role) -> PciFn {
-    PciFn { device, dev: Some(dev), func: Some(func), role }
+    PciFn {
+        device,
+        dev: Some(dev),
+        func: Some(func),
+        role,
+    }
 }
 
 const fn bx(ty: &'static str, index: u8) -> Role {
@@ -67,7 +72,12 @@ pub const SNBEP: &[PciFn] = &[
     at(0x3c45, 19, 6, bx("r3qpi", 1)),
     at(0x3c86, 8, 6, Role::QpiFilter { port: 0 }),
     at(0x3c96, 9, 6, Role::QpiFilter { port: 1 }),
-    PciFn { device: 0x3ce0, dev: None, func: None, role: Role::Ubox },
+    PciFn {
+        device: 0x3ce0,
+        dev: None,
+        func: None,
+        role: Role::Ubox,
+    },
 ];
 
 /// IVB-EP uncore PCI functions. QPI port 2 (0x0e3a) has no agreed
@@ -88,14 +98,24 @@ pub const IVBEP: &[PciFn] = &[
     at(0x0e39, 5, 6, bx("irp", 0)),
     at(0x0e32, 8, 2, bx("qpi", 0)),
     at(0x0e33, 9, 2, bx("qpi", 1)),
-    PciFn { device: 0x0e3a, dev: None, func: None, role: bx("qpi", 2) },
+    PciFn {
+        device: 0x0e3a,
+        dev: None,
+        func: None,
+        role: bx("qpi", 2),
+    },
     at(0x0e34, 19, 1, bx("r2pcie", 0)),
     at(0x0e36, 19, 5, bx("r3qpi", 0)),
     at(0x0e37, 19, 6, bx("r3qpi", 1)),
     at(0x0e3e, 18, 5, bx("r3qpi", 2)),
     at(0x0e86, 8, 6, Role::QpiFilter { port: 0 }),
     at(0x0e96, 9, 6, Role::QpiFilter { port: 1 }),
-    PciFn { device: 0x0e1e, dev: None, func: None, role: Role::Ubox },
+    PciFn {
+        device: 0x0e1e,
+        dev: None,
+        func: None,
+        role: Role::Ubox,
+    },
 ];
 
 /// Skylake client host bridge IDs (the IMC counters are in its MCHBAR).
@@ -120,11 +140,20 @@ pub enum PciError {
 }
 
 /// Decodes device `device` at `dev.func`.
-pub fn decode(p: PlatformId, vendor: u16, device: u16, dev: u8, func: u8) -> Result<Role, PciError> {
+pub fn decode(
+    p: PlatformId,
+    vendor: u16,
+    device: u16,
+    dev: u8,
+    func: u8,
+) -> Result<Role, PciError> {
     if vendor != VENDOR_INTEL {
         return Err(PciError::UnknownDevice);
     }
-    let f = functions(p).iter().find(|f| f.device == device).ok_or(PciError::UnknownDevice)?;
+    let f = functions(p)
+        .iter()
+        .find(|f| f.device == device)
+        .ok_or(PciError::UnknownDevice)?;
     if f.dev.is_some_and(|d| d != dev) || f.func.is_some_and(|x| x != func) {
         return Err(PciError::UnexpectedPosition);
     }
@@ -133,7 +162,10 @@ pub fn decode(p: PlatformId, vendor: u16, device: u16, dev: u8, func: u8) -> Res
 
 /// The helper (match/mask) device ID of QPI port `port`, if the port has one.
 pub fn qpi_filter_device(p: PlatformId, port: u8) -> Option<u16> {
-    functions(p).iter().find(|f| f.role == Role::QpiFilter { port }).map(|f| f.device)
+    functions(p)
+        .iter()
+        .find(|f| f.role == Role::QpiFilter { port })
+        .map(|f| f.device)
 }
 
 /// `CPUNODEID` offset in the U-box device (node ID of this socket in bits 2:0).
@@ -187,7 +219,10 @@ pub fn bus_to_socket(uboxes: &[UboxRegs], map: &mut [Option<u8>; 256]) -> Result
         let socket = (0..8u8)
             .find(|&i| (u.gidnidmap >> (3 * i)) & 7 == node)
             .ok_or(MapError::NodeNotInMap { bus: u.bus })?;
-        if let Some(other) = uboxes.iter().find(|o| o.bus != u.bus && o.nodeid & 7 == node) {
+        if let Some(other) = uboxes
+            .iter()
+            .find(|o| o.bus != u.bus && o.nodeid & 7 == node)
+        {
             let _ = other;
             return Err(MapError::DuplicateSocket { socket });
         }

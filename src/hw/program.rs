@@ -46,7 +46,10 @@ pub struct Ops {
 
 impl Default for Ops {
     fn default() -> Self {
-        Ops { ops: [Op::Write(Addr::Msr(0), 0); MAX_OPS], n: 0 }
+        Ops {
+            ops: [Op::Write(Addr::Msr(0), 0); MAX_OPS],
+            n: 0,
+        }
     }
 }
 
@@ -155,7 +158,8 @@ pub struct GlobalState {
 pub fn global_value(p: &Platform, g: &GlobalState) -> Option<(u32, u64)> {
     match p.global {
         Global::NhmexU => {
-            let mut v = u_global::EN_ALL | ((g.pmi_cores << u_global::PMI_CORE_SEL_SHIFT) & u_global::PMI_CORE_SEL);
+            let mut v = u_global::EN_ALL
+                | ((g.pmi_cores << u_global::PMI_CORE_SEL_SHIFT) & u_global::PMI_CORE_SEL);
             if g.ubox_en {
                 v |= u_global::EN;
             }
@@ -196,7 +200,11 @@ pub fn global_exit(p: &Platform) -> Ops {
 /// Box-level control register of box `i`, if any.
 pub fn box_ctl_addr(t: &BoxType, i: usize) -> Option<Addr> {
     match t.space {
-        Space::Msr { box_ctl: Some(a), offsets, .. } => Some(Addr::Msr(a + offsets.of(i))),
+        Space::Msr {
+            box_ctl: Some(a),
+            offsets,
+            ..
+        } => Some(Addr::Msr(a + offsets.of(i))),
         Space::Pci { box_ctl, .. } => Some(Addr::Cfg(box_ctl)),
         _ => None,
     }
@@ -216,7 +224,14 @@ pub fn box_init(t: &BoxType, i: usize) -> Ops {
 /// Operations that freeze (`run == false`) or run box `i`. `enabled` has a
 /// bit per general counter in use and bit `num_counters` for the fixed one.
 /// U-box enables of NHM-EX live in the global control; see [`global_value`].
-pub fn box_run(p: &Platform, t: &BoxType, i: usize, run: bool, enabled: u32, g: &GlobalState) -> Ops {
+pub fn box_run(
+    p: &Platform,
+    t: &BoxType,
+    i: usize,
+    run: bool,
+    enabled: u32,
+    g: &GlobalState,
+) -> Ops {
     let mut ops = Ops::default();
     match (t.box_ctl, box_ctl_addr(t, i)) {
         (BoxCtl::Freeze { init }, Some(a)) => {
@@ -231,7 +246,10 @@ pub fn box_run(p: &Platform, t: &BoxType, i: usize, run: bool, enabled: u32, g: 
             ops.write(a, if run { v } else { 0 });
         }
         (BoxCtl::UGlobal, _) => {
-            let g = GlobalState { ubox_en: run && enabled != 0, ..*g };
+            let g = GlobalState {
+                ubox_en: run && enabled != 0,
+                ..*g
+            };
             if let Some((msr, v)) = global_value(p, &g) {
                 ops.write(Addr::Msr(msr), v);
             }
@@ -239,7 +257,11 @@ pub fn box_run(p: &Platform, t: &BoxType, i: usize, run: bool, enabled: u32, g: 
         _ => {
             if let Space::Combined { .. } = t.space {
                 let sel = group_select(t) << l3_global::SELECT_SHIFT;
-                let cmd = if run { l3_global::UNFREEZE } else { l3_global::FREEZE };
+                let cmd = if run {
+                    l3_global::UNFREEZE
+                } else {
+                    l3_global::FREEZE
+                };
                 ops.write(Addr::Msr(l3::GL_CTL), sel | cmd);
             }
         }
@@ -250,7 +272,9 @@ pub fn box_run(p: &Platform, t: &BoxType, i: usize, run: bool, enabled: u32, g: 
 /// `GL_event_select` bits of a Xeon 7100/7400 counter group.
 pub fn group_select(t: &BoxType) -> u64 {
     match t.space {
-        Space::Combined { base } => (((1u64 << t.num_counters) - 1) << (base - l3::CTR_CTL0)) & 0xff,
+        Space::Combined { base } => {
+            (((1u64 << t.num_counters) - 1) << (base - l3::CTR_CTL0)) & 0xff
+        }
         _ => 0,
     }
 }
@@ -258,24 +282,42 @@ pub fn group_select(t: &BoxType) -> u64 {
 /// Where counter `c` of box `i` is.
 pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
     match (c, t.fixed, t.space) {
-        (Ctr::Fixed, Some(f), Space::Pci { .. }) => CounterReg { addr: Addr::Cfg(f.ctr), width: f.bits as u32, split: true },
-        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => {
-            CounterReg { addr: Addr::Msr(f.ctr + offsets.of(i)), width: f.bits as u32, split: false }
-        }
-        (Ctr::General(j), _, Space::Msr { ctr, offsets, .. }) => {
-            CounterReg { addr: Addr::Msr(ctr.of(j as usize) + offsets.of(i)), width: t.ctr_bits as u32, split: false }
-        }
-        (Ctr::General(j), _, Space::Pci { ctr, .. }) => {
-            CounterReg { addr: Addr::Cfg(ctr.of(j as usize)), width: t.ctr_bits as u32, split: true }
-        }
-        (Ctr::General(j), _, Space::Combined { base }) => {
-            CounterReg { addr: Addr::Msr(base + j as u32), width: 32, split: false }
-        }
-        (Ctr::Free(j), _, Space::Mmio { ctr }) => {
-            CounterReg { addr: Addr::Mmio(ctr.of(j as usize)), width: t.ctr_bits as u32, split: false }
-        }
+        (Ctr::Fixed, Some(f), Space::Pci { .. }) => CounterReg {
+            addr: Addr::Cfg(f.ctr),
+            width: f.bits as u32,
+            split: true,
+        },
+        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => CounterReg {
+            addr: Addr::Msr(f.ctr + offsets.of(i)),
+            width: f.bits as u32,
+            split: false,
+        },
+        (Ctr::General(j), _, Space::Msr { ctr, offsets, .. }) => CounterReg {
+            addr: Addr::Msr(ctr.of(j as usize) + offsets.of(i)),
+            width: t.ctr_bits as u32,
+            split: false,
+        },
+        (Ctr::General(j), _, Space::Pci { ctr, .. }) => CounterReg {
+            addr: Addr::Cfg(ctr.of(j as usize)),
+            width: t.ctr_bits as u32,
+            split: true,
+        },
+        (Ctr::General(j), _, Space::Combined { base }) => CounterReg {
+            addr: Addr::Msr(base + j as u32),
+            width: 32,
+            split: false,
+        },
+        (Ctr::Free(j), _, Space::Mmio { ctr }) => CounterReg {
+            addr: Addr::Mmio(ctr.of(j as usize)),
+            width: t.ctr_bits as u32,
+            split: false,
+        },
         // Combinations the encoder never produces.
-        _ => CounterReg { addr: Addr::Msr(0), width: 64, split: false },
+        _ => CounterReg {
+            addr: Addr::Msr(0),
+            width: 64,
+            split: false,
+        },
     }
 }
 
@@ -284,7 +326,9 @@ pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
     match (c, t.fixed, t.space) {
         (Ctr::Fixed, Some(f), Space::Pci { .. }) => Some(Addr::Cfg(f.ctl)),
         (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => Some(Addr::Msr(f.ctl + offsets.of(i))),
-        (Ctr::General(j), _, Space::Msr { ctl, offsets, .. }) => Some(Addr::Msr(ctl.of(j as usize) + offsets.of(i))),
+        (Ctr::General(j), _, Space::Msr { ctl, offsets, .. }) => {
+            Some(Addr::Msr(ctl.of(j as usize) + offsets.of(i)))
+        }
         (Ctr::General(j), _, Space::Pci { ctl, .. }) => Some(Addr::Cfg(ctl.of(j as usize))),
         (Ctr::General(j), _, Space::Combined { base }) => Some(Addr::Msr(base + j as u32)),
         _ => None,
@@ -294,7 +338,15 @@ pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
 /// Operations that start counting with control value `ctl` on counter `c`
 /// of box `i`, after programming the shared registers of `choice`.
 /// `pmi` sets the counter's overflow-interrupt enable where it has one.
-pub fn event_enable(t: &BoxType, i: usize, c: Ctr, ctl: u64, shared: &Shared, choice: Option<&Choice>, pmi: bool) -> Ops {
+pub fn event_enable(
+    t: &BoxType,
+    i: usize,
+    c: Ctr,
+    ctl: u64,
+    shared: &Shared,
+    choice: Option<&Choice>,
+    pmi: bool,
+) -> Ops {
     let mut ops = Ops::default();
     if let Some(ch) = choice {
         shared_writes(t, i, shared, ch, &mut ops);
@@ -311,7 +363,10 @@ pub fn event_enable(t: &BoxType, i: usize, c: Ctr, ctl: u64, shared: &Shared, ch
             let _ = addr;
             ops.push(Op::WriteControlHalf(base + general_index(c), ctl));
         }
-        _ => ops.write(addr, ctl | t.enable.bit() | if pmi { pmi_bit(t) } else { 0 }),
+        _ => ops.write(
+            addr,
+            ctl | t.enable.bit() | if pmi { pmi_bit(t) } else { 0 },
+        ),
     }
     ops
 }
@@ -374,12 +429,27 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
         Special::SnbepCboxFilter => ops.write(Addr::Msr(0xd14 + 0x20 * i32_), s.combined(0..4)),
         Special::IvbepCboxFilter => {
             let v = s.combined(0..5);
-            split64(ops, Addr::Msr(0xd14 + 0x20 * i32_), Addr::Msr(0xd1a + 0x20 * i32_), v);
+            split64(
+                ops,
+                Addr::Msr(0xd14 + 0x20 * i32_),
+                Addr::Msr(0xd1a + 0x20 * i32_),
+                v,
+            );
         }
         Special::PcuBand => ops.write(Addr::Msr(0xc34), s.combined(0..4)),
         Special::QpiMatchMask => {
-            split64(ops, Addr::Helper(0x228), Addr::Helper(0x22c), s.slot(0).value);
-            split64(ops, Addr::Helper(0x238), Addr::Helper(0x23c), s.slot(1).value);
+            split64(
+                ops,
+                Addr::Helper(0x228),
+                Addr::Helper(0x22c),
+                s.slot(0).value,
+            );
+            split64(
+                ops,
+                Addr::Helper(0x238),
+                Addr::Helper(0x23c),
+                s.slot(1).value,
+            );
         }
         Special::NhmexBbox => {
             let base = 0xe45 + 8 * i32_;
@@ -397,7 +467,10 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
             let off = 0x40 * i32_;
             for r in choice.slots() {
                 match r.slot {
-                    s_ if s_ <= MboxReg::Pld as u8 => ops.write(Addr::Msr(0xca5 + s_ as u32 + off), s.slot(s_ as usize).value),
+                    s_ if s_ <= MboxReg::Pld as u8 => ops.write(
+                        Addr::Msr(0xca5 + s_ as u32 + off),
+                        s.slot(s_ as usize).value,
+                    ),
                     MBOX_ADDR_MATCH => {
                         let cfg = s.slot(MBOX_ADDR_MATCH as usize).value;
                         let mm = 0xe54 + 8 * i32_;
@@ -423,7 +496,11 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
                     0 => ops.write(Addr::Msr(0xe04 + port), r.value),
                     1 => ops.write(Addr::Msr(0xe24 + port), r.value),
                     2 | 3 => {
-                        let qlx = if port < 4 { 0xe0c + port } else { 0xe2c + port - 4 };
+                        let qlx = if port < 4 {
+                            0xe0c + port
+                        } else {
+                            0xe2c + port - 4
+                        };
                         ops.write(Addr::Msr(qlx), s.combined(base + 2..base + 4));
                     }
                     k @ (4 | 7) => {
@@ -440,4 +517,3 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
         _ => {}
     }
 }
-

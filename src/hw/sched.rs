@@ -116,18 +116,27 @@ mod tests {
     fn exists(wants: &[Want], used: u32) -> bool {
         match wants.split_first() {
             None => true,
-            Some((w, rest)) => (0..32).any(|c| {
-                w.counters & !used & (1 << c) != 0 && exists(rest, used | (1 << c))
-            }),
+            Some((w, rest)) => {
+                (0..32).any(|c| w.counters & !used & (1 << c) != 0 && exists(rest, used | (1 << c)))
+            }
         }
     }
 
     #[test]
     fn keeps_running_events_in_place() {
         let wants = [
-            Want { counters: 0xf, current: Some(2) },
-            Want { counters: 0xf, current: Some(0) },
-            Want { counters: 0xf, current: None },
+            Want {
+                counters: 0xf,
+                current: Some(2),
+            },
+            Want {
+                counters: 0xf,
+                current: Some(0),
+            },
+            Want {
+                counters: 0xf,
+                current: None,
+            },
         ];
         let mut out = [0; 3];
         assert!(assign(&wants, &mut out));
@@ -138,7 +147,16 @@ mod tests {
     #[test]
     fn moves_events_when_needed() {
         // Event 0 sits on counter 0, which event 1 needs exclusively.
-        let wants = [Want { counters: 0x3, current: Some(0) }, Want { counters: 0x1, current: None }];
+        let wants = [
+            Want {
+                counters: 0x3,
+                current: Some(0),
+            },
+            Want {
+                counters: 0x1,
+                current: None,
+            },
+        ];
         let mut out = [0; 2];
         assert!(assign(&wants, &mut out));
         assert_eq!(out, [1, 0]);
@@ -146,7 +164,16 @@ mod tests {
 
     #[test]
     fn reports_impossible() {
-        let wants = [Want { counters: 0x1, current: None }, Want { counters: 0x1, current: None }];
+        let wants = [
+            Want {
+                counters: 0x1,
+                current: None,
+            },
+            Want {
+                counters: 0x1,
+                current: None,
+            },
+        ];
         let mut out = [0; 2];
         assert!(!assign(&wants, &mut out));
     }
@@ -160,7 +187,13 @@ mod tests {
         for n in 1..=4usize {
             let mut idx = [0usize; 4];
             loop {
-                let wants: Vec<Want> = idx[..n].iter().map(|&i| Want { counters: masks[i], current: None }).collect();
+                let wants: Vec<Want> = idx[..n]
+                    .iter()
+                    .map(|&i| Want {
+                        counters: masks[i],
+                        current: None,
+                    })
+                    .collect();
                 let mut out = [0u8; 4];
                 let ok = assign(&wants, &mut out);
                 assert_eq!(ok, exists(&wants, 0), "{:?}", wants);

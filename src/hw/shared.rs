@@ -39,7 +39,11 @@ pub struct Choice {
 impl Choice {
     /// A choice with no slots, running with `ctl`.
     pub const fn new(ctl: u64) -> Self {
-        Choice { slots: [SlotReq { slot: 0, value: 0 }; MAX_CHOICE_SLOTS], n: 0, ctl }
+        Choice {
+            slots: [SlotReq { slot: 0, value: 0 }; MAX_CHOICE_SLOTS],
+            n: 0,
+            ctl,
+        }
     }
 
     /// Adds a slot. Panics (a table bug, caught by tests) when full.
@@ -65,7 +69,10 @@ pub struct Request {
 
 impl Request {
     /// A request for nothing.
-    pub const NONE: Request = Request { choices: [Choice::new(0); MAX_CHOICES], n: 0 };
+    pub const NONE: Request = Request {
+        choices: [Choice::new(0); MAX_CHOICES],
+        n: 0,
+    };
 
     /// A request with the single choice `c`.
     pub const fn one(c: Choice) -> Self {
@@ -107,7 +114,9 @@ pub struct Shared {
 
 impl Default for Shared {
     fn default() -> Self {
-        Shared { slots: [Slot::default(); MAX_SLOTS] }
+        Shared {
+            slots: [Slot::default(); MAX_SLOTS],
+        }
     }
 }
 
@@ -157,7 +166,10 @@ impl Shared {
     /// OR of the values of the held slots in `range`; the value of a
     /// register whose fields are these slots, each stored in place.
     pub fn combined(&self, range: core::ops::Range<usize>) -> u64 {
-        self.slots[range].iter().filter(|s| s.refs > 0).fold(0, |v, s| v | s.value)
+        self.slots[range]
+            .iter()
+            .filter(|s| s.refs > 0)
+            .fold(0, |v, s| v | s.value)
     }
 
     /// Whether no slot is held.
@@ -191,8 +203,10 @@ mod tests {
     #[test]
     fn alternatives_are_tried_in_order() {
         let mut s = Shared::default();
-        let band0 = Request::one(Choice::new(0xb).with(0, 10)).or(Choice::new(0xc).with(1, 10 << 8));
-        let other = Request::one(Choice::new(0xb).with(0, 20)).or(Choice::new(0xc).with(1, 20 << 8));
+        let band0 =
+            Request::one(Choice::new(0xb).with(0, 10)).or(Choice::new(0xc).with(1, 10 << 8));
+        let other =
+            Request::one(Choice::new(0xb).with(0, 20)).or(Choice::new(0xc).with(1, 20 << 8));
         assert_eq!(s.take(&band0), Some(0));
         assert_eq!(s.take(&other), Some(1));
         assert_eq!(s.combined(0..4), 10 | (20 << 8));

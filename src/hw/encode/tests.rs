@@ -15,7 +15,13 @@ fn t(p: &'static crate::hw::desc::Platform, name: &str) -> &'static BoxType {
 #[test]
 fn plain_event_is_masked_into_the_control_register() {
     let e = encode(t(&SNBEP, "ha"), 0, Attr::config(0x1234_0101)).unwrap_err();
-    assert!(matches!(e, Invalid::UnknownBits { word: Word::Config, bits: 0x30_0000 }));
+    assert!(matches!(
+        e,
+        Invalid::UnknownBits {
+            word: Word::Config,
+            bits: 0x30_0000
+        }
+    ));
     let e = encode(t(&SNBEP, "ha"), 0, Attr::config(0x8404_0101)).unwrap();
     assert_eq!(e.ctl, 0x8404_0101);
     assert_eq!(e.counters, 0xf);
@@ -28,12 +34,24 @@ fn fixed_counter_selection() {
     let e = encode(imc, 2, Attr::config(0xff)).unwrap();
     assert_eq!(e.kind, Kind::Fixed);
     assert_eq!(e.counters, 1 << 4);
-    assert_eq!(encode(t(&SNBEP, "ha"), 0, Attr::config(0xff)), Err(Invalid::NoFixedCounter));
+    assert_eq!(
+        encode(t(&SNBEP, "ha"), 0, Attr::config(0xff)),
+        Err(Invalid::NoFixedCounter)
+    );
     let cbox = t(&SKL, "cbox");
-    assert_eq!(encode(cbox, 0, Attr::config(0xff)).unwrap().kind, Kind::Fixed);
-    assert_eq!(encode(cbox, 1, Attr::config(0xff)), Err(Invalid::FixedOnBox0));
+    assert_eq!(
+        encode(cbox, 0, Attr::config(0xff)).unwrap().kind,
+        Kind::Fixed
+    );
+    assert_eq!(
+        encode(cbox, 1, Attr::config(0xff)),
+        Err(Invalid::FixedOnBox0)
+    );
     // event=0xff with a umask is a general event select, not the fixed counter.
-    assert_eq!(encode(cbox, 1, Attr::config(0x1ff)).unwrap().kind, Kind::General);
+    assert_eq!(
+        encode(cbox, 1, Attr::config(0x1ff)).unwrap().kind,
+        Kind::General
+    );
 }
 
 #[test]
@@ -51,31 +69,112 @@ fn constraints_follow_the_event_select() {
 fn snbep_cbox_filter_fields_by_event() {
     let cbox = t(&SNBEP, "cbox");
     // LLC_LOOKUP with umask 0x03 uses STATE (fields 0x4).
-    let e = encode(cbox, 0, Attr { config: 0x0334, config1: 0x1f << 18, config2: 0 }).unwrap();
+    let e = encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x0334,
+            config1: 0x1f << 18,
+            config2: 0,
+        },
+    )
+    .unwrap();
     let c = &e.shared.choices()[0];
     assert_eq!(c.slots().len(), 1);
     assert_eq!((c.slots()[0].slot, c.slots()[0].value), (2, 0x1f << 18));
     // A filter field the event does not use is refused, not dropped.
-    let err = encode(cbox, 0, Attr { config: 0x0334, config1: 0x182 << 23, config2: 0 }).unwrap_err();
-    assert!(matches!(err, Invalid::UnusedBits { word: Word::Config1, .. }));
+    let err = encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x0334,
+            config1: 0x182 << 23,
+            config2: 0,
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(
+        err,
+        Invalid::UnusedBits {
+            word: Word::Config1,
+            ..
+        }
+    ));
     // TID needs tid_en.
-    assert!(encode(cbox, 0, Attr { config: 0x0100, config1: 3, config2: 0 }).is_err());
-    let e = encode(cbox, 0, Attr { config: 0x8_0100, config1: 3, config2: 0 }).unwrap();
+    assert!(encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x0100,
+            config1: 3,
+            config2: 0
+        }
+    )
+    .is_err());
+    let e = encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x8_0100,
+            config1: 3,
+            config2: 0,
+        },
+    )
+    .unwrap();
     assert_eq!(e.shared.choices()[0].slots()[0].slot, 0);
     // TOR_INSERTS.NID_OPCODE (0x4135) uses NID and OPC.
-    let e = encode(cbox, 0, Attr { config: 0x4135, config1: (1 << 10) | (0x182 << 23), config2: 0 }).unwrap();
+    let e = encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x4135,
+            config1: (1 << 10) | (0x182 << 23),
+            config2: 0,
+        },
+    )
+    .unwrap();
     assert_eq!(e.shared.choices()[0].slots().len(), 2);
 }
 
 #[test]
 fn cbox_filters_share_fields_with_equal_values() {
     let cbox = t(&IVBEP, "cbox");
-    let a = encode(cbox, 0, Attr { config: 0x4134, config1: (0x11 << 17) | (1 << 32), config2: 0 }).unwrap();
-    let b = encode(cbox, 0, Attr { config: 0x1134, config1: 0x11 << 17, config2: 0 }).unwrap();
-    let c = encode(cbox, 0, Attr { config: 0x1134, config1: 0x01 << 17, config2: 0 }).unwrap();
+    let a = encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x4134,
+            config1: (0x11 << 17) | (1 << 32),
+            config2: 0,
+        },
+    )
+    .unwrap();
+    let b = encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x1134,
+            config1: 0x11 << 17,
+            config2: 0,
+        },
+    )
+    .unwrap();
+    let c = encode(
+        cbox,
+        0,
+        Attr {
+            config: 0x1134,
+            config1: 0x01 << 17,
+            config2: 0,
+        },
+    )
+    .unwrap();
     let mut s = Shared::default();
     assert!(s.take(&a.shared).is_some());
-    assert!(s.take(&b.shared).is_some(), "same state value shares the field");
+    assert!(
+        s.take(&b.shared).is_some(),
+        "same state value shares the field"
+    );
     assert!(s.take(&c.shared).is_none(), "another state value conflicts");
     assert_eq!(s.combined(0..5), (0x11 << 17) | (1 << 32));
 }
@@ -83,8 +182,26 @@ fn cbox_filters_share_fields_with_equal_values() {
 #[test]
 fn pcu_band_retargets_to_a_free_band() {
     let pcu = t(&SNBEP, "pcu");
-    let a = encode(pcu, 0, Attr { config: 0xb, config1: 30, config2: 0 }).unwrap();
-    let b = encode(pcu, 0, Attr { config: 0xb, config1: 20, config2: 0 }).unwrap();
+    let a = encode(
+        pcu,
+        0,
+        Attr {
+            config: 0xb,
+            config1: 30,
+            config2: 0,
+        },
+    )
+    .unwrap();
+    let b = encode(
+        pcu,
+        0,
+        Attr {
+            config: 0xb,
+            config1: 20,
+            config2: 0,
+        },
+    )
+    .unwrap();
     let mut s = Shared::default();
     let ia = s.take(&a.shared).unwrap();
     let ib = s.take(&b.shared).unwrap();
@@ -92,25 +209,67 @@ fn pcu_band_retargets_to_a_free_band() {
     assert_eq!(b.ctl_for(ib) & 0xff, 0xc, "moved to band 1");
     assert_eq!(s.combined(0..4), 30 | (20 << 8));
     // Band fields of other bands are refused.
-    assert!(encode(pcu, 0, Attr { config: 0xb, config1: 1 << 8, config2: 0 }).is_err());
+    assert!(encode(
+        pcu,
+        0,
+        Attr {
+            config: 0xb,
+            config1: 1 << 8,
+            config2: 0
+        }
+    )
+    .is_err());
     // Non-band events take no filter.
-    assert!(encode(pcu, 0, Attr { config: 0x80 | (1 << 14), config1: 1, config2: 0 }).is_err());
+    assert!(encode(
+        pcu,
+        0,
+        Attr {
+            config: 0x80 | (1 << 14),
+            config1: 1,
+            config2: 0
+        }
+    )
+    .is_err());
     // occ_edge is bit 31.
-    assert_eq!(encode(pcu, 0, Attr::config(0x8000_4080)).unwrap().ctl, 0x8000_4080);
+    assert_eq!(
+        encode(pcu, 0, Attr::config(0x8000_4080)).unwrap().ctl,
+        0x8000_4080
+    );
 }
 
 #[test]
 fn qpi_match_mask_only_for_event_0x38() {
     let qpi = t(&SNBEP, "qpi");
-    let e = encode(qpi, 0, Attr { config: 0x38, config1: 0x1c00, config2: 0x1f80 }).unwrap();
+    let e = encode(
+        qpi,
+        0,
+        Attr {
+            config: 0x38,
+            config1: 0x1c00,
+            config2: 0x1f80,
+        },
+    )
+    .unwrap();
     assert_eq!(e.shared.choices()[0].slots().len(), 2);
-    assert!(encode(qpi, 0, Attr { config: 0x14, config1: 1, config2: 0 }).is_err());
+    assert!(encode(
+        qpi,
+        0,
+        Attr {
+            config: 0x14,
+            config1: 1,
+            config2: 0
+        }
+    )
+    .is_err());
 }
 
 #[test]
 fn ivbep_has_no_inv_bit() {
     let ha = t(&IVBEP, "ha");
-    assert!(matches!(encode(ha, 0, Attr::config(1 << 23)), Err(Invalid::UnknownBits { .. })));
+    assert!(matches!(
+        encode(ha, 0, Attr::config(1 << 23)),
+        Err(Invalid::UnknownBits { .. })
+    ));
     assert!(ha.format("inv").is_none());
 }
 
@@ -118,61 +277,196 @@ fn ivbep_has_no_inv_bit() {
 fn nhmex_bbox_counter_field_and_match() {
     let b = t(&NHMEX, "bbox");
     // Counter 2 event 4 (ADDR_IN_MATCH) uses match/mask.
-    let e = encode(b, 0, Attr { config: (2 << 6) | (4 << 1), config1: 5, config2: 6 }).unwrap();
+    let e = encode(
+        b,
+        0,
+        Attr {
+            config: (2 << 6) | (4 << 1),
+            config1: 5,
+            config2: 6,
+        },
+    )
+    .unwrap();
     assert_eq!(e.counters, 0x4);
     assert_eq!(e.ctl, 4 << 1, "counter field is not programmed");
     assert_eq!(e.shared.choices()[0].slots().len(), 2);
     // Counter 3 events never do.
-    assert!(encode(b, 0, Attr { config: (3 << 6) | (2 << 1), config1: 5, config2: 0 }).is_err());
+    assert!(encode(
+        b,
+        0,
+        Attr {
+            config: (3 << 6) | (2 << 1),
+            config1: 5,
+            config2: 0
+        }
+    )
+    .is_err());
 }
 
 #[test]
 fn nhmex_rbox_limits_and_pairs() {
     let r = t(&WSMEX, "rbox");
-    assert!(matches!(encode(r, 0, Attr::config(0x18 << 1)), Err(Invalid::Value(_))));
-    let a = encode(r, 0, Attr { config: 0, config1: 0x8000_0000, config2: 0 }).unwrap();
-    let b = encode(r, 0, Attr { config: 0, config1: 0x4000_0000, config2: 0 }).unwrap();
+    assert!(matches!(
+        encode(r, 0, Attr::config(0x18 << 1)),
+        Err(Invalid::Value(_))
+    ));
+    let a = encode(
+        r,
+        0,
+        Attr {
+            config: 0,
+            config1: 0x8000_0000,
+            config2: 0,
+        },
+    )
+    .unwrap();
+    let b = encode(
+        r,
+        0,
+        Attr {
+            config: 0,
+            config1: 0x4000_0000,
+            config2: 0,
+        },
+    )
+    .unwrap();
     let mut s = Shared::default();
     let ia = s.take(&a.shared).unwrap();
     let ib = s.take(&b.shared).unwrap();
     assert_eq!(a.ctl_for(ia), 0);
     assert_eq!(b.ctl_for(ib), 1 << 1, "second IPERF event moves to IPERF1");
     // A third one on the same port conflicts.
-    let c = encode(r, 0, Attr { config: 0, config1: 0x2000_0000, config2: 0 }).unwrap();
+    let c = encode(
+        r,
+        0,
+        Attr {
+            config: 0,
+            config1: 0x2000_0000,
+            config2: 0,
+        },
+    )
+    .unwrap();
     assert!(s.take(&c.shared).is_none());
     // QLX uses the byte of its event.
-    assert!(encode(r, 0, Attr { config: 2 << 1, config1: 0x100, config2: 0 }).is_err());
-    assert!(encode(r, 0, Attr { config: 3 << 1, config1: 0x100, config2: 0 }).is_ok());
+    assert!(encode(
+        r,
+        0,
+        Attr {
+            config: 2 << 1,
+            config1: 0x100,
+            config2: 0
+        }
+    )
+    .is_err());
+    assert!(encode(
+        r,
+        0,
+        Attr {
+            config: 3 << 1,
+            config1: 0x100,
+            config2: 0
+        }
+    )
+    .is_ok());
 }
 
 #[test]
 fn nhmex_mbox_subcontrols() {
     let m = t(&WSMEX, "mbox");
     // bbox_cmds_read: inc_sel=0xd, fvc=0x5000 -> ZDP field 0.
-    let e = encode(m, 0, Attr { config: 0xd << 9, config1: 0x5000, config2: 0 }).unwrap();
+    let e = encode(
+        m,
+        0,
+        Attr {
+            config: 0xd << 9,
+            config1: 0x5000,
+            config2: 0,
+        },
+    )
+    .unwrap();
     assert_eq!(e.shared.choices().len(), 4);
-    let f = encode(m, 0, Attr { config: 0xd << 9, config1: 0x5040, config2: 0 }).unwrap();
+    let f = encode(
+        m,
+        0,
+        Attr {
+            config: 0xd << 9,
+            config1: 0x5040,
+            config2: 0,
+        },
+    )
+    .unwrap();
     let mut s = Shared::default();
     assert!(s.take(&e.shared).is_some());
     // Different shared bits (bcmd) conflict even on another field.
     assert!(s.take(&f.shared).is_none());
     // Same shared bits, another field: moves to field 1 and inc_sel 0xe.
-    let g = encode(m, 0, Attr { config: 0xd << 9, config1: 0x3000, config2: 0 }).unwrap();
+    let g = encode(
+        m,
+        0,
+        Attr {
+            config: 0xd << 9,
+            config1: 0x3000,
+            config2: 0,
+        },
+    )
+    .unwrap();
     let ig = s.take(&g.shared).unwrap();
     assert_eq!((g.ctl_for(ig) >> 9) & 0x1f, 0xe);
     // PLD takes config1's high half.
-    assert!(encode(m, 0, Attr { config: 0xb << 9, config1: 0x1f << 40, config2: 0 }).is_ok());
-    assert!(encode(m, 0, Attr { config: 0xb << 9, config1: 1, config2: 0 }).is_err());
+    assert!(encode(
+        m,
+        0,
+        Attr {
+            config: 0xb << 9,
+            config1: 0x1f << 40,
+            config2: 0
+        }
+    )
+    .is_ok());
+    assert!(encode(
+        m,
+        0,
+        Attr {
+            config: 0xb << 9,
+            config1: 1,
+            config2: 0
+        }
+    )
+    .is_err());
     // Address match only for inc_sel 0xa.
-    assert!(encode(m, 0, Attr { config: 0xa << 9, config1: 0, config2: 1 << 63 }).is_ok());
-    assert!(encode(m, 0, Attr { config: 0xb << 9, config1: 0, config2: 1 << 63 }).is_err());
+    assert!(encode(
+        m,
+        0,
+        Attr {
+            config: 0xa << 9,
+            config1: 0,
+            config2: 1 << 63
+        }
+    )
+    .is_ok());
+    assert!(encode(
+        m,
+        0,
+        Attr {
+            config: 0xb << 9,
+            config1: 0,
+            config2: 1 << 63
+        }
+    )
+    .is_err());
 }
 
 #[test]
 fn skl_imc_free_running() {
     let imc = t(&SKL, "imc");
-    assert_eq!(encode(imc, 0, Attr::config(1)).unwrap().kind, Kind::FreeRunning(0));
-    assert_eq!(encode(imc, 0, Attr::config(5)).unwrap().kind, Kind::FreeRunning(4));
+    assert_eq!(
+        encode(imc, 0, Attr::config(1)).unwrap().kind,
+        Kind::FreeRunning(0)
+    );
+    assert_eq!(
+        encode(imc, 0, Attr::config(5)).unwrap().kind,
+        Kind::FreeRunning(4)
+    );
     assert!(encode(imc, 0, Attr::config(0)).is_err());
     assert!(encode(imc, 0, Attr::config(6)).is_err());
     assert!(encode(imc, 0, Attr::config(0x101)).is_err());
@@ -203,7 +497,7 @@ proptest! {
                     Kind::General => {
                         prop_assert!(e.counters != 0);
                         prop_assert_eq!(e.counters & !t.all_counters(), 0);
-                        let extra = if t.special == Special::L3Emon { 1 << 58 } else { 0 };
+                        let extra = match t.special { Special::L3Emon => 1 << 58, Special::NhmexMbox { .. } => 1 << 6, _ => 0 };
                         for i in 0..e.shared.choices().len().max(1) {
                             prop_assert_eq!(e.ctl_for(i as u8) & !(t.ctl_mask | extra), 0);
                         }

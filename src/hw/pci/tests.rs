@@ -23,22 +23,64 @@ fn every_listed_device_decodes_to_a_box_of_its_platform() {
 #[test]
 fn snbep_devices_at_table_1_3_positions() {
     let p = PlatformId::SandyBridgeEp;
-    assert_eq!(decode(p, 0x8086, 0x3c46, 14, 1), Ok(Role::Box { ty: "ha", index: 0 }));
-    assert_eq!(decode(p, 0x8086, 0x3cb4, 16, 4), Ok(Role::Box { ty: "imc", index: 2 }));
-    assert_eq!(decode(p, 0x8086, 0x3c96, 9, 6), Ok(Role::QpiFilter { port: 1 }));
-    assert_eq!(decode(p, 0x8086, 0x3c45, 19, 6), Ok(Role::Box { ty: "r3qpi", index: 1 }));
-    assert_eq!(decode(p, 0x8086, 0x3c46, 14, 2), Err(PciError::UnexpectedPosition));
-    assert_eq!(decode(p, 0x8086, 0x3c47, 14, 1), Err(PciError::UnknownDevice));
-    assert_eq!(decode(p, 0x1022, 0x3c46, 14, 1), Err(PciError::UnknownDevice));
+    assert_eq!(
+        decode(p, 0x8086, 0x3c46, 14, 1),
+        Ok(Role::Box { ty: "ha", index: 0 })
+    );
+    assert_eq!(
+        decode(p, 0x8086, 0x3cb4, 16, 4),
+        Ok(Role::Box {
+            ty: "imc",
+            index: 2
+        })
+    );
+    assert_eq!(
+        decode(p, 0x8086, 0x3c96, 9, 6),
+        Ok(Role::QpiFilter { port: 1 })
+    );
+    assert_eq!(
+        decode(p, 0x8086, 0x3c45, 19, 6),
+        Ok(Role::Box {
+            ty: "r3qpi",
+            index: 1
+        })
+    );
+    assert_eq!(
+        decode(p, 0x8086, 0x3c46, 14, 2),
+        Err(PciError::UnexpectedPosition)
+    );
+    assert_eq!(
+        decode(p, 0x8086, 0x3c47, 14, 1),
+        Err(PciError::UnknownDevice)
+    );
+    assert_eq!(
+        decode(p, 0x1022, 0x3c46, 14, 1),
+        Err(PciError::UnknownDevice)
+    );
     // IVB-EP IDs are not SNB-EP devices.
-    assert_eq!(decode(p, 0x8086, 0x0e30, 14, 1), Err(PciError::UnknownDevice));
+    assert_eq!(
+        decode(p, 0x8086, 0x0e30, 14, 1),
+        Err(PciError::UnknownDevice)
+    );
 }
 
 #[test]
 fn ivbep_third_links() {
     let p = PlatformId::IvyBridgeEp;
-    assert_eq!(decode(p, 0x8086, 0x0e3e, 18, 5), Ok(Role::Box { ty: "r3qpi", index: 2 }));
-    assert_eq!(decode(p, 0x8086, 0x0e3a, 24, 2), Ok(Role::Box { ty: "qpi", index: 2 }));
+    assert_eq!(
+        decode(p, 0x8086, 0x0e3e, 18, 5),
+        Ok(Role::Box {
+            ty: "r3qpi",
+            index: 2
+        })
+    );
+    assert_eq!(
+        decode(p, 0x8086, 0x0e3a, 24, 2),
+        Ok(Role::Box {
+            ty: "qpi",
+            index: 2
+        })
+    );
     assert_eq!(qpi_filter_device(p, 2), None);
     assert_eq!(qpi_filter_device(p, 1), Some(0x0e96));
 }
@@ -59,7 +101,11 @@ fn gidnidmap(nodes: &[u8]) -> u32 {
 }
 
 fn ubox(bus: u8, node: u8, nodes: &[u8]) -> UboxRegs {
-    UboxRegs { bus, nodeid: node as u32, gidnidmap: gidnidmap(nodes) }
+    UboxRegs {
+        bus,
+        nodeid: node as u32,
+        gidnidmap: gidnidmap(nodes),
+    }
 }
 
 #[test]
@@ -85,7 +131,12 @@ fn two_sockets_usual_numbering() {
 fn four_sockets_reversed_node_ids() {
     // Node IDs assigned in reverse: socket i has node 3 - i.
     let nodes = [3, 2, 1, 0];
-    let uboxes = [ubox(0x3f, 3, &nodes), ubox(0x7f, 2, &nodes), ubox(0xbf, 1, &nodes), ubox(0xff, 0, &nodes)];
+    let uboxes = [
+        ubox(0x3f, 3, &nodes),
+        ubox(0x7f, 2, &nodes),
+        ubox(0xbf, 1, &nodes),
+        ubox(0xff, 0, &nodes),
+    ];
     let mut map = [None; 256];
     bus_to_socket(&uboxes, &mut map).unwrap();
     assert_eq!(map[0x10], Some(0));
@@ -98,7 +149,12 @@ fn four_sockets_reversed_node_ids() {
 fn four_sockets_reversed_bus_order() {
     // Socket 0's uncore bus is the highest.
     let nodes = [0, 1, 2, 3];
-    let uboxes = [ubox(0xff, 0, &nodes), ubox(0xbf, 1, &nodes), ubox(0x7f, 2, &nodes), ubox(0x3f, 3, &nodes)];
+    let uboxes = [
+        ubox(0xff, 0, &nodes),
+        ubox(0xbf, 1, &nodes),
+        ubox(0x7f, 2, &nodes),
+        ubox(0x3f, 3, &nodes),
+    ];
     let mut map = [None; 256];
     bus_to_socket(&uboxes, &mut map).unwrap();
     assert_eq!(map[0x00], Some(3));
@@ -111,13 +167,21 @@ fn four_sockets_reversed_bus_order() {
 fn eight_sockets_sparse_buses() {
     let nodes = [5, 2, 7, 0, 1, 6, 3, 4];
     let buses = [0x1f, 0x2f, 0x5f, 0x6f, 0x9f, 0xaf, 0xdf, 0xef];
-    let uboxes: std::vec::Vec<UboxRegs> = buses.iter().zip(nodes).map(|(&b, n)| ubox(b, n, &nodes)).collect();
+    let uboxes: std::vec::Vec<UboxRegs> = buses
+        .iter()
+        .zip(nodes)
+        .map(|(&b, n)| ubox(b, n, &nodes))
+        .collect();
     let mut map = [None; 256];
     bus_to_socket(&uboxes, &mut map).unwrap();
     for (i, &b) in buses.iter().enumerate() {
         assert_eq!(map[b as usize], Some(i as u8), "bus {:#x}", b);
     }
-    assert_eq!(map[0x20], Some(1), "bus without a U-box takes the next U-box above");
+    assert_eq!(
+        map[0x20],
+        Some(1),
+        "bus without a U-box takes the next U-box above"
+    );
     assert_eq!(map[0xf0], None, "no U-box above");
 }
 
@@ -126,8 +190,15 @@ fn inconsistent_maps_are_errors() {
     let mut map = [None; 256];
     assert_eq!(bus_to_socket(&[], &mut map), Err(MapError::NoUbox));
     // Node 5 is in no entry (all entries 0..3 plus fillers 7,6,5,4: make it absent).
-    let bad = UboxRegs { bus: 0x7f, nodeid: 5, gidnidmap: 0o00000000 };
-    assert_eq!(bus_to_socket(&[bad], &mut map), Err(MapError::NodeNotInMap { bus: 0x7f }));
+    let bad = UboxRegs {
+        bus: 0x7f,
+        nodeid: 5,
+        gidnidmap: 0o00000000,
+    };
+    assert_eq!(
+        bus_to_socket(&[bad], &mut map),
+        Err(MapError::NodeNotInMap { bus: 0x7f })
+    );
     let nodes = [0, 1];
     assert_eq!(
         bus_to_socket(&[ubox(0x7f, 1, &nodes), ubox(0xff, 1, &nodes)], &mut map),

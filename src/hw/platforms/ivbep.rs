@@ -105,7 +105,10 @@ const GENERIC: BoxType = BoxType {
     aliases: &[],
     constraints: &[],
     special: Special::None,
-    rate: Rate { clock_mhz: UCLK, max_inc: 64 },
+    rate: Rate {
+        clock_mhz: UCLK,
+        max_inc: 64,
+    },
 };
 
 /// The IVB-EP box types.
@@ -114,17 +117,32 @@ pub const TYPES: [BoxType; 9] = [
         name: "ubox",
         num_counters: 2,
         ctr_bits: 44,
-        fixed: Some(Fixed { ctl: 0xc08, ctr: 0xc09, bits: 48, enable: 1 << 22, only_box0: false }),
+        fixed: Some(Fixed {
+            ctl: 0xc08,
+            ctr: 0xc09,
+            bits: 48,
+            enable: 1 << 22,
+            only_box0: false,
+        }),
         space: Space::Msr {
             box_ctl: None,
-            ctl: Regs::Step { base: 0xc10, step: 1 },
-            ctr: Regs::Step { base: 0xc16, step: 1 },
+            ctl: Regs::Step {
+                base: 0xc10,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0xc16,
+                step: 1,
+            },
             offsets: Offsets::Stride(0),
         },
         box_ctl: BoxCtl::None,
         ctl_mask: 0x1f04_ffff,
         formats: UBOX_FORMATS,
-        rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 1,
+        },
         ..GENERIC
     },
     BoxType {
@@ -133,33 +151,62 @@ pub const TYPES: [BoxType; 9] = [
         ctr_bits: 44,
         space: Space::Msr {
             box_ctl: Some(0xd04),
-            ctl: Regs::Step { base: 0xd10, step: 1 },
-            ctr: Regs::Step { base: 0xd16, step: 1 },
+            ctl: Regs::Step {
+                base: 0xd10,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0xd16,
+                step: 1,
+            },
             offsets: Offsets::Stride(0x20),
         },
         ctl_mask: 0xff0c_ffff,
         formats: CBOX_FORMATS,
         constraints: CBOX_CONSTRAINTS,
         special: Special::IvbepCboxFilter,
-        rate: Rate { clock_mhz: UCLK, max_inc: 20 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 20,
+        },
         ..GENERIC
     },
     BoxType {
         name: "pcu",
         space: Space::Msr {
             box_ctl: Some(0xc24),
-            ctl: Regs::Step { base: 0xc30, step: 1 },
-            ctr: Regs::Step { base: 0xc36, step: 1 },
+            ctl: Regs::Step {
+                base: 0xc30,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0xc36,
+                step: 1,
+            },
             offsets: Offsets::Stride(0),
         },
         ctl_mask: 0xdf24_c0ff,
         formats: PCU_FORMATS,
         special: Special::PcuBand,
-        rate: Rate { clock_mhz: UCLK, max_inc: 15 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 15,
+        },
         ..GENERIC
     },
-    BoxType { name: "ha", num_boxes: 2, always_indexed: true, ..GENERIC },
-    BoxType { name: "imc", num_boxes: 8, fixed: Some(IMC_FIXED), aliases: IMC_ALIASES, ..GENERIC },
+    BoxType {
+        name: "ha",
+        num_boxes: 2,
+        always_indexed: true,
+        ..GENERIC
+    },
+    BoxType {
+        name: "imc",
+        num_boxes: 8,
+        fixed: Some(IMC_FIXED),
+        aliases: IMC_ALIASES,
+        ..GENERIC
+    },
     // IRP: "registers in IRP boxes are not properly aligned".
     BoxType {
         name: "irp",
@@ -179,7 +226,12 @@ pub const TYPES: [BoxType; 9] = [
         special: Special::QpiMatchMask,
         ..GENERIC
     },
-    BoxType { name: "r2pcie", ctr_bits: 44, constraints: R2PCIE_CONSTRAINTS, ..GENERIC },
+    BoxType {
+        name: "r2pcie",
+        ctr_bits: 44,
+        constraints: R2PCIE_CONSTRAINTS,
+        ..GENERIC
+    },
     // Three R3QPI links (the Linux driver declares two boxes but probes a
     // third device, 0x0e3e, indexing past its array).
     BoxType {

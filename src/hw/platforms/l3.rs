@@ -9,7 +9,8 @@
 //! counts while non-zero; two GBSQ, two GSNPQ and four FSB counters; and
 //! `MSR_EMON_L3_GL_CTL` (0x107d8) to freeze, unfreeze and reset any of them
 //! and report their overflow. Each group is one PMU; perf's `config` is the
-//! MSR's control half in place (bits 32-59).
+//! MSR's control half in place (bits 32-58). The `saturate` bit (59) is not
+//! offered: a counter that sticks at 2^32 - 1 loses counts.
 
 use super::{cfg, f};
 use crate::hw::desc::*;
@@ -33,7 +34,6 @@ const GBSQ_FORMATS: &[Format] = &[
     cfg("core_module_select", &[f(54, 55)]),
     cfg("fill_eviction", &[f(56, 57)]),
     cfg("cross_snoop", &[f(58, 58)]),
-    cfg("saturate", &[f(59, 59)]),
 ];
 
 const GSNPQ_FORMATS: &[Format] = &[
@@ -43,12 +43,17 @@ const GSNPQ_FORMATS: &[Format] = &[
     cfg("l2_state", &[f(47, 53)]),
     cfg("core_select", &[f(54, 55)]),
     cfg("block_snoop", &[f(56, 56)]),
-    cfg("saturate", &[f(59, 59)]),
 ];
 
-const FSB_FORMATS: &[Format] = &[cfg("fsb_submask", &[f(32, 57)]), cfg("saturate", &[f(59, 59)])];
+const FSB_FORMATS: &[Format] = &[cfg("fsb_submask", &[f(32, 57)])];
 
-const fn group(name: &'static str, first: u32, n: u8, formats: &'static [Format], mask: u64) -> BoxType {
+const fn group(
+    name: &'static str,
+    first: u32,
+    n: u8,
+    formats: &'static [Format],
+    mask: u64,
+) -> BoxType {
     BoxType {
         name,
         num_boxes: 1,
@@ -56,7 +61,9 @@ const fn group(name: &'static str, first: u32, n: u8, formats: &'static [Format]
         num_counters: n,
         ctr_bits: 32,
         fixed: None,
-        space: Space::Combined { base: CTR_CTL0 + first },
+        space: Space::Combined {
+            base: CTR_CTL0 + first,
+        },
         box_ctl: BoxCtl::None,
         enable: Enable::NonZeroControl,
         ctl_mask: mask,
@@ -64,15 +71,18 @@ const fn group(name: &'static str, first: u32, n: u8, formats: &'static [Format]
         aliases: &[],
         constraints: &[],
         special: Special::L3Emon,
-        rate: Rate { clock_mhz: CLOCK, max_inc: 1 },
+        rate: Rate {
+            clock_mhz: CLOCK,
+            max_inc: 1,
+        },
     }
 }
 
 /// The three counter groups.
 pub const TYPES: [BoxType; 3] = [
-    group("gbsq", 0, 2, GBSQ_FORMATS, 0x0fff_ffff_0000_0000),
-    group("gsnpq", 2, 2, GSNPQ_FORMATS, 0x09ff_ffff_0000_0000),
-    group("fsb", 4, 4, FSB_FORMATS, 0x0bff_ffff_0000_0000),
+    group("gbsq", 0, 2, GBSQ_FORMATS, 0x07ff_ffff_0000_0000),
+    group("gsnpq", 2, 2, GSNPQ_FORMATS, 0x01ff_ffff_0000_0000),
+    group("fsb", 4, 4, FSB_FORMATS, 0x07ff_ffff_0000_0000),
 ];
 
 /// Xeon 7100 series.

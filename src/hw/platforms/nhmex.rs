@@ -48,10 +48,12 @@ const SBOX_FORMATS: &[Format] = &[
     cfg2("mask", &[f(0, 63)]),
 ];
 
+/// M-box formats. `wrap_mode` is not offered: the driver always sets it,
+/// because a counter that stops at overflow (wrap_mode = 0, Table 2-67)
+/// loses counts; `count_mode` must be 0 (counting up) for the same reason.
 const MBOX_FORMATS: &[Format] = &[
     cfg("count_mode", &[f(2, 3)]),
     cfg("storage_mode", &[f(4, 5)]),
-    cfg("wrap_mode", &[f(6, 6)]),
     cfg("flag_mode", &[f(7, 7)]),
     cfg("inc_sel", &[f(9, 13)]),
     cfg("set_flag_sel", &[f(19, 21)]),
@@ -108,10 +110,26 @@ const RBOX_ALIASES: &[Alias] = &[
 /// B-box constraints: each counter has its own event set (Table 2-24); the
 /// `counter` field (config:6-7) names it.
 const BBOX_CONSTRAINTS: &[Constraint] = &[
-    Constraint { code: 0x00, cmask: 0xc0, counters: 0x1 },
-    Constraint { code: 0x40, cmask: 0xc0, counters: 0x2 },
-    Constraint { code: 0x80, cmask: 0xc0, counters: 0x4 },
-    Constraint { code: 0xc0, cmask: 0xc0, counters: 0x8 },
+    Constraint {
+        code: 0x00,
+        cmask: 0xc0,
+        counters: 0x1,
+    },
+    Constraint {
+        code: 0x40,
+        cmask: 0xc0,
+        counters: 0x2,
+    },
+    Constraint {
+        code: 0x80,
+        cmask: 0xc0,
+        counters: 0x4,
+    },
+    Constraint {
+        code: 0xc0,
+        cmask: 0xc0,
+        counters: 0x8,
+    },
 ];
 
 const CBOX: BoxType = BoxType {
@@ -123,8 +141,14 @@ const CBOX: BoxType = BoxType {
     fixed: None,
     space: Space::Msr {
         box_ctl: Some(0xd00),
-        ctl: Regs::Step { base: 0xd10, step: 2 },
-        ctr: Regs::Step { base: 0xd11, step: 2 },
+        ctl: Regs::Step {
+            base: 0xd10,
+            step: 2,
+        },
+        ctr: Regs::Step {
+            base: 0xd11,
+            step: 2,
+        },
         offsets: Offsets::Table(&CBOX_OFFSETS),
     },
     box_ctl: BoxCtl::CounterEnables { fixed_en: 0 },
@@ -135,7 +159,10 @@ const CBOX: BoxType = BoxType {
     constraints: &[],
     special: Special::None,
     // "The C-Box counters can increment by a maximum of 5b per cycle" (§2.3.2).
-    rate: Rate { clock_mhz: UCLK, max_inc: 31 },
+    rate: Rate {
+        clock_mhz: UCLK,
+        max_inc: 31,
+    },
 };
 
 /// The box types common to both parts; the M-box differs (see [`NHMEX_TYPES`]).
@@ -149,17 +176,29 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             num_counters: 1,
             space: Space::Msr {
                 box_ctl: Some(U_GLOBAL_CTL),
-                ctl: Regs::Step { base: 0xc10, step: 1 },
-                ctr: Regs::Step { base: 0xc11, step: 1 },
+                ctl: Regs::Step {
+                    base: 0xc10,
+                    step: 1,
+                },
+                ctr: Regs::Step {
+                    base: 0xc11,
+                    step: 1,
+                },
                 offsets: Offsets::Stride(0),
             },
             box_ctl: BoxCtl::UGlobal,
             ctl_mask: 0x4_00ff,
             formats: UBOX_FORMATS,
-            rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+            rate: Rate {
+                clock_mhz: UCLK,
+                max_inc: 1,
+            },
             ..CBOX
         },
-        BoxType { num_boxes: num_cboxes, ..CBOX },
+        BoxType {
+            num_boxes: num_cboxes,
+            ..CBOX
+        },
         // B-boxes (Tables 2-16..2-23): event select in bits 1-5, enable bit 0.
         BoxType {
             name: "bbox",
@@ -167,8 +206,14 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             num_counters: 4,
             space: Space::Msr {
                 box_ctl: Some(0xc20),
-                ctl: Regs::Step { base: 0xc30, step: 2 },
-                ctr: Regs::Step { base: 0xc31, step: 2 },
+                ctl: Regs::Step {
+                    base: 0xc30,
+                    step: 2,
+                },
+                ctr: Regs::Step {
+                    base: 0xc31,
+                    step: 2,
+                },
                 offsets: Offsets::Stride(0x40),
             },
             enable: Enable::Bit0,
@@ -176,7 +221,10 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             formats: BBOX_FORMATS,
             constraints: BBOX_CONSTRAINTS,
             special: Special::NhmexBbox,
-            rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+            rate: Rate {
+                clock_mhz: UCLK,
+                max_inc: 1,
+            },
             ..CBOX
         },
         // S-boxes (Tables 2-25..2-35): up to 64 per cycle (§2.5.2).
@@ -186,13 +234,22 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             num_counters: 4,
             space: Space::Msr {
                 box_ctl: Some(0xc40),
-                ctl: Regs::Step { base: 0xc50, step: 2 },
-                ctr: Regs::Step { base: 0xc51, step: 2 },
+                ctl: Regs::Step {
+                    base: 0xc50,
+                    step: 2,
+                },
+                ctr: Regs::Step {
+                    base: 0xc51,
+                    step: 2,
+                },
                 offsets: Offsets::Stride(0x80),
             },
             formats: SBOX_FORMATS,
             special: Special::NhmexSbox,
-            rate: Rate { clock_mhz: UCLK, max_inc: 64 },
+            rate: Rate {
+                clock_mhz: UCLK,
+                max_inc: 64,
+            },
             ..CBOX
         },
         mbox,
@@ -205,8 +262,14 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             num_counters: 8,
             space: Space::Msr {
                 box_ctl: Some(0xe00),
-                ctl: Regs::Step { base: 0xe10, step: 2 },
-                ctr: Regs::Step { base: 0xe11, step: 2 },
+                ctl: Regs::Step {
+                    base: 0xe10,
+                    step: 2,
+                },
+                ctr: Regs::Step {
+                    base: 0xe11,
+                    step: 2,
+                },
                 offsets: Offsets::Stride(0x20),
             },
             enable: Enable::Bit0,
@@ -214,7 +277,10 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             formats: RBOX_FORMATS,
             aliases: RBOX_ALIASES,
             special: Special::NhmexRbox,
-            rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+            rate: Rate {
+                clock_mhz: UCLK,
+                max_inc: 1,
+            },
             ..CBOX
         },
         // W-box (Tables 2-93..2-100): four counters and the UCLK fixed
@@ -224,16 +290,31 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             name: "wbox",
             num_boxes: 1,
             num_counters: 4,
-            fixed: Some(Fixed { ctl: 0x395, ctr: 0x394, bits: 48, enable: 1, only_box0: false }),
+            fixed: Some(Fixed {
+                ctl: 0x395,
+                ctr: 0x394,
+                bits: 48,
+                enable: 1,
+                only_box0: false,
+            }),
             space: Space::Msr {
                 box_ctl: Some(0xc80),
-                ctl: Regs::Step { base: 0xc90, step: 2 },
-                ctr: Regs::Step { base: 0xc91, step: 2 },
+                ctl: Regs::Step {
+                    base: 0xc90,
+                    step: 2,
+                },
+                ctr: Regs::Step {
+                    base: 0xc91,
+                    step: 2,
+                },
                 offsets: Offsets::Stride(0),
             },
             box_ctl: BoxCtl::CounterEnables { fixed_en: 1 << 31 },
             aliases: WBOX_ALIASES,
-            rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+            rate: Rate {
+                clock_mhz: UCLK,
+                max_inc: 1,
+            },
             ..CBOX
         },
     ]
@@ -246,16 +327,29 @@ const fn mbox(wsmex: bool) -> BoxType {
         num_counters: 6,
         space: Space::Msr {
             box_ctl: Some(0xca0),
-            ctl: Regs::Step { base: 0xcb0, step: 2 },
-            ctr: Regs::Step { base: 0xcb1, step: 2 },
+            ctl: Regs::Step {
+                base: 0xcb0,
+                step: 2,
+            },
+            ctr: Regs::Step {
+                base: 0xcb1,
+                step: 2,
+            },
             offsets: Offsets::Stride(0x40),
         },
         enable: Enable::Bit0,
         ctl_mask: 0x38_3efc,
         formats: MBOX_FORMATS,
-        aliases: if wsmex { WSMEX_MBOX_ALIASES } else { NHMEX_MBOX_ALIASES },
+        aliases: if wsmex {
+            WSMEX_MBOX_ALIASES
+        } else {
+            NHMEX_MBOX_ALIASES
+        },
         special: Special::NhmexMbox { wsmex },
-        rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 1,
+        },
         ..CBOX
     }
 }

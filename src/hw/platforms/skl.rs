@@ -53,11 +53,23 @@ pub const TYPES: [BoxType; 3] = [
         always_indexed: true,
         num_counters: 2,
         ctr_bits: 44,
-        fixed: Some(Fixed { ctl: 0x394, ctr: 0x395, bits: 48, enable: 1 << 22, only_box0: true }),
+        fixed: Some(Fixed {
+            ctl: 0x394,
+            ctr: 0x395,
+            bits: 48,
+            enable: 1 << 22,
+            only_box0: true,
+        }),
         space: Space::Msr {
             box_ctl: None,
-            ctl: Regs::Step { base: 0x700, step: 1 },
-            ctr: Regs::Step { base: 0x706, step: 1 },
+            ctl: Regs::Step {
+                base: 0x700,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0x706,
+                step: 1,
+            },
             offsets: Offsets::Stride(0x10),
         },
         box_ctl: BoxCtl::None,
@@ -67,7 +79,10 @@ pub const TYPES: [BoxType; 3] = [
         aliases: CBOX_ALIASES,
         constraints: &[],
         special: Special::None,
-        rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 1,
+        },
     },
     // ARB: UNC_ARB_TRK_OCCUPANCY (0x80) counts only in counter 0 (Table 3-2).
     BoxType {
@@ -79,8 +94,14 @@ pub const TYPES: [BoxType; 3] = [
         fixed: None,
         space: Space::Msr {
             box_ctl: None,
-            ctl: Regs::Step { base: 0x3b2, step: 1 },
-            ctr: Regs::Step { base: 0x3b0, step: 1 },
+            ctl: Regs::Step {
+                base: 0x3b2,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0x3b0,
+                step: 1,
+            },
             offsets: Offsets::Stride(0),
         },
         box_ctl: BoxCtl::None,
@@ -91,7 +112,10 @@ pub const TYPES: [BoxType; 3] = [
         constraints: &[Constraint::event(0x80, 0x1), Constraint::event(0x83, 0x1)],
         special: Special::None,
         // An occupancy: up to the number of outstanding core requests.
-        rate: Rate { clock_mhz: UCLK, max_inc: 64 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 64,
+        },
     },
     // IMC free-running DRAM counters (Table 3-3). Peak rate: two DDR4-2400
     // channels move 2 x 2400 MT/s x 8 bytes = 38.4 GB/s, 600 M lines/s.
@@ -102,7 +126,9 @@ pub const TYPES: [BoxType; 3] = [
         num_counters: 5,
         ctr_bits: 32,
         fixed: None,
-        space: Space::Mmio { ctr: Regs::Table(&[0x5050, 0x5054, 0x5040, 0x5044, 0x5048]) },
+        space: Space::Mmio {
+            ctr: Regs::Table(&[0x5050, 0x5054, 0x5040, 0x5044, 0x5048]),
+        },
         box_ctl: BoxCtl::None,
         enable: Enable::Bit22,
         ctl_mask: 0xff,
@@ -110,7 +136,10 @@ pub const TYPES: [BoxType; 3] = [
         aliases: IMC_ALIASES,
         constraints: &[],
         special: Special::FreeRunning,
-        rate: Rate { clock_mhz: 600, max_inc: 1 },
+        rate: Rate {
+            clock_mhz: 600,
+            max_inc: 1,
+        },
     },
 ];
 

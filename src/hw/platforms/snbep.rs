@@ -194,12 +194,24 @@ pub(crate) const R3QPI_CONSTRAINTS: &[Constraint] = &[
 /// 0xd8 + 4j, counters 0xa0 + 8j.
 pub(crate) const PCI_SPACE: Space = Space::Pci {
     box_ctl: 0xf4,
-    ctl: Regs::Step { base: 0xd8, step: 4 },
-    ctr: Regs::Step { base: 0xa0, step: 8 },
+    ctl: Regs::Step {
+        base: 0xd8,
+        step: 4,
+    },
+    ctr: Regs::Step {
+        base: 0xa0,
+        step: 8,
+    },
 };
 
 /// The iMC fixed DCLK counter: control 0xf0, counter 0xd0 (Table 1-3).
-pub(crate) const IMC_FIXED: Fixed = Fixed { ctl: 0xf0, ctr: 0xd0, bits: 48, enable: 1 << 22, only_box0: false };
+pub(crate) const IMC_FIXED: Fixed = Fixed {
+    ctl: 0xf0,
+    ctr: 0xd0,
+    bits: 48,
+    enable: 1 << 22,
+    only_box0: false,
+};
 
 const GENERIC: BoxType = BoxType {
     name: "",
@@ -216,7 +228,10 @@ const GENERIC: BoxType = BoxType {
     aliases: &[],
     constraints: &[],
     special: Special::None,
-    rate: Rate { clock_mhz: UCLK, max_inc: 64 },
+    rate: Rate {
+        clock_mhz: UCLK,
+        max_inc: 64,
+    },
 };
 
 /// The SNB-EP box types.
@@ -227,17 +242,32 @@ pub const TYPES: [BoxType; 8] = [
         name: "ubox",
         num_counters: 2,
         ctr_bits: 44,
-        fixed: Some(Fixed { ctl: 0xc08, ctr: 0xc09, bits: 48, enable: 1 << 22, only_box0: false }),
+        fixed: Some(Fixed {
+            ctl: 0xc08,
+            ctr: 0xc09,
+            bits: 48,
+            enable: 1 << 22,
+            only_box0: false,
+        }),
         space: Space::Msr {
             box_ctl: None,
-            ctl: Regs::Step { base: 0xc10, step: 1 },
-            ctr: Regs::Step { base: 0xc16, step: 1 },
+            ctl: Regs::Step {
+                base: 0xc10,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0xc16,
+                step: 1,
+            },
             offsets: Offsets::Stride(0),
         },
         box_ctl: BoxCtl::None,
         ctl_mask: 0x1f84_ffff,
         formats: UBOX_FORMATS,
-        rate: Rate { clock_mhz: UCLK, max_inc: 1 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 1,
+        },
         ..GENERIC
     },
     // C-boxes (Tables 2-8..2-13): counter 0 can add 20 per cycle.
@@ -247,15 +277,24 @@ pub const TYPES: [BoxType; 8] = [
         ctr_bits: 44,
         space: Space::Msr {
             box_ctl: Some(0xd04),
-            ctl: Regs::Step { base: 0xd10, step: 1 },
-            ctr: Regs::Step { base: 0xd16, step: 1 },
+            ctl: Regs::Step {
+                base: 0xd10,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0xd16,
+                step: 1,
+            },
             offsets: Offsets::Stride(0x20),
         },
         ctl_mask: 0xff8c_ffff,
         formats: CBOX_FORMATS,
         constraints: CBOX_CONSTRAINTS,
         special: Special::SnbepCboxFilter,
-        rate: Rate { clock_mhz: UCLK, max_inc: 20 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 20,
+        },
         ..GENERIC
     },
     // PCU: box control 0xc24, controls 0xc30.., counters 0xc36.., filter 0xc34.
@@ -263,17 +302,29 @@ pub const TYPES: [BoxType; 8] = [
         name: "pcu",
         space: Space::Msr {
             box_ctl: Some(0xc24),
-            ctl: Regs::Step { base: 0xc30, step: 1 },
-            ctr: Regs::Step { base: 0xc36, step: 1 },
+            ctl: Regs::Step {
+                base: 0xc30,
+                step: 1,
+            },
+            ctr: Regs::Step {
+                base: 0xc36,
+                step: 1,
+            },
             offsets: Offsets::Stride(0),
         },
         ctl_mask: 0xdfa4_c0ff,
         formats: PCU_FORMATS,
         special: Special::PcuBand,
-        rate: Rate { clock_mhz: UCLK, max_inc: 8 },
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 8,
+        },
         ..GENERIC
     },
-    BoxType { name: "ha", ..GENERIC },
+    BoxType {
+        name: "ha",
+        ..GENERIC
+    },
     BoxType {
         name: "imc",
         num_boxes: 4,

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! A register-level model of each platform's uncore PMON hardware: the
+//! simulated hardware the driver runs against with `sim=`, and the oracle of
+//! the host tests.
+//!
+//! The model keeps, per socket, every box's control, counter, status and
+//! auxiliary (filter, match/mask, subcontrol) registers, and implements the
+//! manuals' semantics for the registers the driver touches: the enable
+//! hierarchy, freeze, reset bits, write-only/read-only/ignored bits, counter
+//! width and wrap, overflow status and its propagation, write-1-to-clear,
+//! PMIs per `pmi_en` and the PMI core select, and freeze-on-PMI. Events are
+//! injected ([`Occurrence`]); every enabled counter programmed for them
+//! counts. Where the model simplifies the hardware is said in [`count`].
+//!
+//! The model is plain data (zero is its reset state) and never allocates.
+
+pub mod count;
+mod regs;
+
+pub use count::{Occurrence, Props};
+
+use super::desc::{Platform, PlatformId, Space};
+use super::pci::Role;
+use super::platforms;
+
+/// Most sockets a model has.
+pub const MAX_SOCKETS: usize = 8;
+/// Most PMON boxes (PCI helper devices included) per socket.
+pub const MAX_BOXES: usize = 40;
+/// Most counters of a box.
+pub const MAX_CTRS: usize = 8;
+/// Most auxiliary registers of a box.
+pub const MAX_AUX: usize = 40;
+
+/// One counter: its control register and its count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counter {
+    /// Control register (only its implemented bits).
+    pub ctl: u64,
+    /// Count (only `width` bits).
+    pub value: u64,
+}
+
+/// How a model box behaves; decided by the model from the platform and box
+/// type, independently of the driver's descriptions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Family {
+    /// Unused slot.
+    #[default]
+    None = 0,
+    /// SNB-EP box with `*_PMON_BOX_CTL` (`frz_en` gates `frz`; the bits are
+    /// write-only and read as zero, 327043 Table 2-9).
+    SnbBox,
+    /// SNB-EP iMC/HA: as [`Family::SnbBox`] without reset bits (§2.1.1).
+    SnbNoReset,
+    /// SNB-EP/IVB-EP U-box: no box control.
+    EpUbox,
+    /// IVB-EP box: `frz` alone freezes; the control reads back.
+    IvbBox,
+    /// NHM-EX/WSM-EX box with `GLOBAL_CTL`/`STATUS`/`OVF_CTL`.
+    NhmBox,
+    /// NHM-EX/WSM-EX U-box counter, gated by the U-box global control.
+    NhmUbox,
+    /// Skylake CBo/ARB: gated by the global control.
+    Skl,
+    /// Skylake IMC free-running counters.
+    SklImc,
+    /// Xeon 7100/7400 combined control/counter group.
+    L3,
+    /// SNB-EP/IVB-EP QPI match/mask PCI device.
+    QpiFilter,
+}
+
+/// One PMON box of the model.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelBox {
+    /// Behaviour.
+    pub family: Family,
+    /// Index of its type in the platform description.
+    pub ty: u8,
+    /// Instance.
+    pub index: u8,
+    /// Number of general counters.
+    pub n: u8,
+    /// Counter width.
+    pub width: u8,
+    /// Box control (`*_BOX_CTL` or `*_GLOBAL_CTL`), implemented bits.
+    pub box_ctl: u64,
+    /// Overflow status (`*_GLOBAL_STATUS`).
+    pub status: u64,
+    /// General counters.
+    pub ctrs: [Counter; MAX_CTRS],
+    /// Fixed counter, when the box has one.
+    pub fixed: Counter,
+    /// Whether the box has a fixed counter.
+    pub has_fixed: bool,
+    /// Fixed counter width.
+    pub fixed_width: u8,
+    /// Filters, match/mask and subcontrol registers.
+    pub aux: [u64; MAX_AUX],
+}
+
+impl Default for ModelBox {
+    fn default() -> Self {
+        ModelBox {
+            family: Family::None,
+            ty: 0,
+            index: 0,
+            n: 0,
+            width: 0,
+            box_ctl: 0,
+            status: 0,
+            ctrs: [Counter::default(); MAX_CTRS],
+            fixed: Counter::default(),
+            has_fixed: false,
+            fixed_width: 0,
+            aux: [0; MAX_AUX],
+        }
+    }
+}
+
+/// One socket.
+#[derive(Clone, Copy, Debug)]
+pub struct Socket {
+    /// Boxes.
+    pub boxes: [ModelBox; MAX_BOXES],
+    /// Number of boxes in use.
+    pub n_boxes: usize,
+    /// Global control (NHM-EX `U_MSR_PMON_GLOBAL_CTL`, Skylake
+    /// `MSR_UNC_PERF_GLOBAL_CTRL`, Xeon 7100 `GL_CTL` command bits).
+    pub global_ctl: u64,
+    /// Global status (NHM-EX latches and `pmi`/`cond`; Skylake status;
+    /// Xeon 7100 `GL_event_status`).
+    pub global_status: u64,
+    /// Xeon 7100/7400: counters frozen by `GL_freeze_cmd`.
+    pub l3_frozen: u8,
+    /// Cores with a PMI raised and not yet taken.
+    pub pmi_pending: u64,
+    /// PMIs raised so far.
+    pub pmis: u64,
+    /// Uncore PCI bus number (SNB-EP/IVB-EP).
+    pub bus: u8,
+    /// Node ID in `CPUNODEID`.
+    pub node_id: u8,
+}
+
+impl Default for Socket {
+    fn default() -> Self {
+        Socket {
+            boxes: [ModelBox::default(); MAX_BOXES],
+            n_boxes: 0,
+            global_ctl: 0,
+            global_status: 0,
+            l3_frozen: 0,
+            pmi_pending: 0,
+            pmis: 0,
+            bus: 0,
+            node_id: 0,
+        }
+    }
+}
+
+/// Errors of the model's access functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModelError {
+    /// No such socket.
+    NoSocket,
+    /// No such box.
+    NoBox,
+    /// An address no register of the model has (a `#GP` on hardware).
+    NoRegister,
+}
+
+/// The model of one platform.
+#[derive(Clone, Copy, Debug)]
+pub struct Model {
+    /// The platform.
+    pub platform: PlatformId,
+    /// Sockets in use.
+    pub n_sockets: usize,
+    /// Skylake: CBo units (reported by `MSR_UNC_CBO_CONFIG` as this plus one).
+    pub cbos: u8,
+    /// The sockets.
+    pub sockets: [Socket; MAX_SOCKETS],
+}
+
+/// Skylake MCHBAR value of the model (bit 0: enabled).
+pub const MODEL_MCHBAR: u64 = 0xfed1_0000 | 1;
+
+impl Model {
+    /// A new model of `p` with `sockets` sockets, in its reset state.
+    pub fn new(p: PlatformId, sockets: usize) -> Self {
+        let mut m = Model {
+            platform: p,
+            n_sockets: 0,
+            cbos: 0,
+            sockets: [Socket::default(); MAX_SOCKETS],
+        };
+        m.reset(p, sockets);
+        m
+    }
+
+    /// Resets the model in place to `p` with `sockets` sockets (at most
+    /// [`MAX_SOCKETS`]; at least one).
+    pub fn reset(&mut self, p: PlatformId, sockets: usize) {
+        let n = sockets.clamp(1, MAX_SOCKETS);
+        self.platform = p;
+        self.n_sockets = n;
+        let desc = platforms::by_id(p);
+        self.cbos = if p == PlatformId::Skylake { 4 } else { 0 };
+        for (s, sock) in self.sockets.iter_mut().enumerate() {
+            *sock = Socket::default();
+            if s >= n {
+                continue;
+            }
+            // Socket s's uncore bus: the top of its 256/n share of buses.
+            sock.bus = (((s + 1) * 256 / n) - 1) as u8;
+            sock.node_id = s as u8;
+            let mut k = 0;
+            for (ti, t) in desc.types.iter().enumerate() {
+                for i in 0..t.num_boxes {
+                    if k >= MAX_BOXES {
+                        break;
+                    }
+                    let family = family_of(p, t.name);
+                    let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || i == 0);
+                    sock.boxes[k] = ModelBox {
+                        family,
+                        ty: ti as u8,
+                        index: i,
+                        n: t.num_counters.min(MAX_CTRS as u8),
+                        width: t.ctr_bits,
+                        has_fixed,
+                        fixed_width: t.fixed.map_or(0, |f| f.bits),
+                        ..ModelBox::default()
+                    };
+                    k += 1;
+                }
+            }
+            // QPI match/mask devices.
+            for f in super::pci::functions(p) {
+                if let Role::QpiFilter { port } = f.role {
+                    if k < MAX_BOXES {
+                        sock.boxes[k] = ModelBox {
+                            family: Family::QpiFilter,
+                            ty: u8::MAX,
+                            index: port,
+                            ..ModelBox::default()
+                        };
+                        k += 1;
+                    }
+                }
+            }
+            sock.n_boxes = k;
+        }
+    }
+
+    /// The platform description.
+    pub fn desc(&self) -> &'static Platform {
+        platforms::by_id(self.platform)
+    }
+
+    /// Socket `s`.
+    pub fn socket(&self, s: usize) -> Result<&Socket, ModelError> {
+        if s < self.n_sockets {
+            Ok(&self.sockets[s])
+        } else {
+            Err(ModelError::NoSocket)
+        }
+    }
+
+    fn socket_mut(&mut self, s: usize) -> Result<&mut Socket, ModelError> {
+        if s < self.n_sockets {
+            Ok(&mut self.sockets[s])
+        } else {
+            Err(ModelError::NoSocket)
+        }
+    }
+
+    /// Index of the box of type `ty` (by name) and instance `index` in a socket.
+    pub fn find_box(&self, ty: &str, index: u8) -> Result<usize, ModelError> {
+        let desc = self.desc();
+        let ti = desc
+            .types
+            .iter()
+            .position(|t| t.name == ty)
+            .ok_or(ModelError::NoBox)? as u8;
+        self.sockets[0].boxes[..self.sockets[0].n_boxes]
+            .iter()
+            .position(|b| b.ty == ti && b.index == index)
+            .ok_or(ModelError::NoBox)
+    }
+
+    /// Reads MSR `msr` on socket `s`.
+    pub fn rdmsr(&self, s: usize, msr: u32) -> Result<u64, ModelError> {
+        let sock = self.socket(s)?;
+        regs::rdmsr(self, sock, msr)
+    }
+
+    /// Writes MSR `msr` on socket `s`.
+    pub fn wrmsr(&mut self, s: usize, msr: u32, v: u64) -> Result<(), ModelError> {
+        let p = self.platform;
+        let cbos = self.cbos;
+        let sock = self.socket_mut(s)?;
+        regs::wrmsr(p, cbos, sock, msr, v)
+    }
+
+    /// Reads the configuration dword at `off` of the PCI function `role` of
+    /// socket `s`.
+    pub fn cfg_read(&self, s: usize, role: Role, off: u32) -> Result<u32, ModelError> {
+        let sock = self.socket(s)?;
+        regs::cfg_read(self, sock, role, off)
+    }
+
+    /// Writes the configuration dword at `off` of PCI function `role` of socket `s`.
+    pub fn cfg_write(&mut self, s: usize, role: Role, off: u32, v: u32) -> Result<(), ModelError> {
+        let p = self.platform;
+        let sock = self.socket_mut(s)?;
+        regs::cfg_write(p, sock, role, off, v)
+    }
+
+    /// Reads the 32-bit MMIO register at `off` of socket `s`'s Skylake
+    /// MCHBAR window.
+    pub fn mmio_read(&self, s: usize, off: u32) -> Result<u32, ModelError> {
+        let sock = self.socket(s)?;
+        regs::mmio_read(self, sock, off)
+    }
+
+    /// Injects `occ` into box `index` of type `ty` on socket `s`. Returns the
+    /// number of counters that counted it.
+    pub fn inject(
+        &mut self,
+        s: usize,
+        ty: &str,
+        index: u8,
+        occ: &Occurrence,
+    ) -> Result<u32, ModelError> {
+        let b = self.find_box(ty, index)?;
+        let p = self.platform;
+        let sock = self.socket_mut(s)?;
+        Ok(count::inject(p, sock, b, occ))
+    }
+
+    /// Takes the cores with a pending PMI on socket `s` (bit per core).
+    pub fn take_pmi(&mut self, s: usize) -> u64 {
+        match self.socket_mut(s) {
+            Ok(sock) => core::mem::take(&mut sock.pmi_pending),
+            Err(_) => 0,
+        }
+    }
+
+    /// Sets counter `c` of box (`ty`, `index`) on socket `s` to `v`, as if
+    /// written through its register (tests and fault injection).
+    pub fn preload(
+        &mut self,
+        s: usize,
+        ty: &str,
+        index: u8,
+        c: usize,
+        v: u64,
+    ) -> Result<(), ModelError> {
+        let b = self.find_box(ty, index)?;
+        let sock = self.socket_mut(s)?;
+        let bx = &mut sock.boxes[b];
+        let mask = super::bits::low_mask(bx.width as u32);
+        let ctr = bx.ctrs.get_mut(c).ok_or(ModelError::NoRegister)?;
+        ctr.value = v & mask;
+        Ok(())
+    }
+}
+
+/// The model's behaviour class of a box type of a platform.
+fn family_of(p: PlatformId, ty: &str) -> Family {
+    match p {
+        PlatformId::SandyBridgeEp => match ty {
+            "ubox" => Family::EpUbox,
+            "ha" | "imc" => Family::SnbNoReset,
+            _ => Family::SnbBox,
+        },
+        PlatformId::IvyBridgeEp => match ty {
+            "ubox" => Family::EpUbox,
+            _ => Family::IvbBox,
+        },
+        PlatformId::NehalemEx | PlatformId::WestmereEx => match ty {
+            "ubox" => Family::NhmUbox,
+            _ => Family::NhmBox,
+        },
+        PlatformId::Skylake => match ty {
+            "imc" => Family::SklImc,
+            _ => Family::Skl,
+        },
+        PlatformId::Xeon7100 | PlatformId::Xeon7400 => Family::L3,
+    }
+}
+
+/// Whether a box type lives in PCI configuration space.
+pub fn is_pci(p: PlatformId, ty: u8) -> bool {
+    platforms::by_id(p)
+        .types
+        .get(ty as usize)
+        .is_some_and(|t| matches!(t.space, Space::Pci { .. }))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Register decoding and access semantics of the model: which register an
+//! MSR, configuration-space or MMIO address is, and what reads and writes
+//! of it do.
+
+use super::{Family, Model, ModelBox, ModelError, Socket};
+use crate::hw::bits::low_mask;
+use crate::hw::desc::{BoxType, PlatformId, Space};
+use crate::hw::pci::{self, Role};
+use crate::hw::platforms::{self, l3, nhmex, skl};
+
+/// A register of a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reg {
+    BoxCtl,
+    Status,
+    OvfCtl,
+    Ctl(usize),
+    Ctr(usize),
+    FixedCtl,
+    FixedCtr,
+    Aux(usize),
+}
+
+/// `*_PMON_BOX_CTL` bits of SNB-EP/IVB-EP (327043 Table 2-9).
+pub(super) mod box_ctl {
+    pub(crate) const RST_CTRL: u64 = 1 << 0;
+    pub(crate) const RST_CTRS: u64 = 1 << 1;
+    pub(crate) const FRZ: u64 = 1 << 8;
+    pub(crate) const FRZ_EN: u64 = 1 << 16;
+}
+
+/// NHM-EX/WSM-EX `U_MSR_PMON_GLOBAL_CTL`/`STATUS` bits (325294 Tables 2-2, 2-3).
+pub(super) mod u {
+    pub(crate) const FRZ_ALL: u64 = 1 << 31;
+    pub(crate) const RST_ALL: u64 = 1 << 29;
+    pub(crate) const EN_ALL: u64 = 1 << 28;
+    pub(crate) const PMI_CORE_SEL: u64 = 0x3ff << 1;
+    pub(crate) const EN: u64 = 1;
+    pub(crate) const COND: u64 = 1 << 31;
+    pub(crate) const PMI: u64 = 1 << 30;
+    pub(crate) const OV_S0: u64 = 1 << 3;
+    pub(crate) const OV_S1: u64 = 1 << 2;
+    pub(crate) const OV_W: u64 = 1 << 1;
+    pub(crate) const OV_U: u64 = 1 << 0;
+}
+
+/// Skylake `MSR_UNC_PERF_GLOBAL_CTRL`/`STATUS` bits (334060 Tables 2-2, 2-3).
+pub(super) mod skl_bits {
+    pub(crate) const CTL_VALID: u64 = (1 << 31) | (1 << 30) | (1 << 29) | 0xf;
+    pub(crate) const EN: u64 = 1 << 29;
+    pub(crate) const FRZ_ON_PMI: u64 = 1 << 31;
+    pub(crate) const FIXED_OVF: u64 = 1 << 0;
+    pub(crate) const ARB_OVF: u64 = 1 << 1;
+    /// The manual prints bit "31" for `CBO_CTR_OVF` but marks 63:4 reserved;
+    /// the model uses bit 3, the one bit left.
+    pub(crate) const CBO_OVF: u64 = 1 << 3;
+}
+
+/// Implemented bits of a counter control register, by family and box type.
+pub(super) fn ctl_valid(p: PlatformId, fam: Family, ty: &str) -> u64 {
+    match fam {
+        // U: thresh 28:24, invert 23, en 22, edge 18, umask, ev_sel (Table 2-2).
+        Family::EpUbox => 0x1fc4_ffff,
+        Family::SnbBox | Family::SnbNoReset | Family::IvbBox => match ty {
+            // C-box adds tid_en (Table 2-10).
+            "cbox" => 0xffcc_ffff,
+            // PCU: occ_edge_det 31, occ_invert 30, thresh 28:24, inv 23, en
+            // 22, ev_sel_ext 21, edge 18, occ_sel 15:14, ev_sel.
+            "pcu" => 0xdfe4_c0ff,
+            // QPI: ev_sel_ext 21.
+            "qpi" => 0xffe4_ffff,
+            _ => 0xffc4_ffff,
+        },
+        Family::NhmUbox => 0x0054_00ff,
+        Family::NhmBox => match ty {
+            // B: pmi_en 20, ev_sel 5:1, en 0 (Table 2-20).
+            "bbox" => 0x0010_003f,
+            // M: set_flag_sel 21:19, inc_sel 13:9, flag/wrap/storage/count
+            // modes 7:2, pmi_en 1, en 0 (Table 2-67).
+            "mbox" => 0x0038_3eff,
+            // R: pmi_en 6, ev_sel 5:1, en 0 (Table 2-44).
+            "rbox" => 0x7f,
+            // C, S, W: thresh, invert, en, pmi_en, edge, umask, ev_sel.
+            _ => 0xffd4_ffff,
+        },
+        Family::Skl => 0x1fd4_ffff,
+        Family::L3 => 0xffff_ffff_0000_0000,
+        Family::SklImc | Family::QpiFilter | Family::None => {
+            let _ = p;
+            0
+        }
+    }
+}
+
+fn box_type(p: PlatformId, b: &ModelBox) -> Option<&'static BoxType> {
+    platforms::by_id(p).types.get(b.ty as usize)
+}
+
+/// Auxiliary register index of MSR `msr` for box `b`.
+fn aux_msr(p: PlatformId, ty: &str, i: u32, msr: u32) -> Option<usize> {
+    let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
+    match (nhm, ty) {
+        (false, "cbox") if msr == 0xd14 + 0x20 * i => Some(0),
+        (false, "cbox") if p == PlatformId::IvyBridgeEp && msr == 0xd1a + 0x20 * i => Some(1),
+        (false, "pcu") if msr == 0xc34 => Some(0),
+        (true, "bbox") if (0xe45 + 8 * i..=0xe46 + 8 * i).contains(&msr) => {
+            Some((msr - (0xe45 + 8 * i)) as usize)
+        }
+        (true, "sbox") if (0xe48 + 0x10 * i..=0xe4a + 0x10 * i).contains(&msr) => {
+            Some((msr - (0xe48 + 0x10 * i)) as usize)
+        }
+        (true, "mbox") if (0xca4 + 0x40 * i..=0xcab + 0x40 * i).contains(&msr) => {
+            Some((msr - (0xca4 + 0x40 * i)) as usize)
+        }
+        (true, "mbox") if (0xe54 + 8 * i..=0xe56 + 8 * i).contains(&msr) => {
+            Some(8 + (msr - (0xe54 + 8 * i)) as usize)
+        }
+        (true, "rbox") => (0..4).find_map(|q| {
+            let port = 4 * i + q;
+            let xbr = |set: u32| set + if port < 4 { 0 } else { 0x10 } + 4 * port;
+            let qlx = if port < 4 {
+                0xe0c + port
+            } else {
+                0xe2c + port - 4
+            };
+            let k = (q * 9) as usize;
+            if msr == 0xe04 + port {
+                Some(k)
+            } else if msr == 0xe24 + port {
+                Some(k + 1)
+            } else if msr == qlx {
+                Some(k + 2)
+            } else if (xbr(0xe60)..xbr(0xe60) + 3).contains(&msr) {
+                Some(k + 3 + (msr - xbr(0xe60)) as usize)
+            } else if (xbr(0xe70)..xbr(0xe70) + 3).contains(&msr) {
+                Some(k + 6 + (msr - xbr(0xe70)) as usize)
+            } else {
+                None
+            }
+        }),
+        _ => None,
+    }
+}
+
+/// Decodes MSR `msr` against box `b`.
+pub(super) fn decode_msr(p: PlatformId, b: &ModelBox, msr: u32) -> Option<Reg> {
+    let t = box_type(p, b)?;
+    let i = b.index as usize;
+    let Space::Msr {
+        box_ctl,
+        ctl,
+        ctr,
+        offsets,
+    } = t.space
+    else {
+        if let Space::Combined { base } = t.space {
+            let j = msr.checked_sub(base)? as usize;
+            return (j < b.n as usize).then_some(Reg::Ctr(j));
+        }
+        return None;
+    };
+    let off = offsets.of(i);
+    if b.family != Family::NhmUbox {
+        if let Some(bc) = box_ctl {
+            let bc = bc + off;
+            if msr == bc {
+                return Some(Reg::BoxCtl);
+            }
+            if b.family == Family::NhmBox && msr == bc + 1 {
+                return Some(Reg::Status);
+            }
+            if b.family == Family::NhmBox && msr == bc + 2 {
+                return Some(Reg::OvfCtl);
+            }
+        }
+    }
+    for j in 0..b.n as usize {
+        if msr == ctl.of(j) + off {
+            return Some(Reg::Ctl(j));
+        }
+        if msr == ctr.of(j) + off {
+            return Some(Reg::Ctr(j));
+        }
+    }
+    if b.has_fixed {
+        if let Some(f) = t.fixed {
+            if msr == f.ctl + off {
+                return Some(Reg::FixedCtl);
+            }
+            if msr == f.ctr + off {
+                return Some(Reg::FixedCtr);
+            }
+        }
+    }
+    aux_msr(p, t.name, i as u32, msr).map(Reg::Aux)
+}
+
+fn nhm_summary(sock: &Socket, s_box: u32) -> u64 {
+    let p = PlatformId::WestmereEx;
+    let mut v = 0;
+    for b in &sock.boxes[..sock.n_boxes] {
+        if b.status == 0 {
+            continue;
+        }
+        let Some(t) = box_type(p, b) else { continue };
+        let i = b.index as u32;
+        // Table 2-26: which box reports to which S-box summary bit.
+        let bit = match (t.name, i) {
+            ("cbox", 0 | 1) if s_box == 0 => 0,
+            ("cbox", 5 | 6) if s_box == 1 => 0,
+            ("cbox", 2 | 3) if s_box == 0 => 2,
+            ("cbox", 7 | 8) if s_box == 1 => 2,
+            ("cbox", 4) if s_box == 0 => 20,
+            ("cbox", 9) if s_box == 1 => 20,
+            ("rbox", x) if x == s_box => 19,
+            ("sbox", x) if x == s_box => 18,
+            ("mbox" | "bbox", x) if x == s_box => 16,
+            _ => continue,
+        };
+        v |= 1 << bit;
+    }
+    v
+}
+
+/// The U-box global status as software reads it: each overflow summary bit
+/// is its latch while something below it is still set.
+pub(super) fn nhm_u_status(sock: &Socket) -> u64 {
+    let mut v = sock.global_status & (u::COND | u::PMI | u::OV_U);
+    let latched = sock.global_status;
+    if latched & u::OV_S0 != 0 && nhm_summary(sock, 0) != 0 {
+        v |= u::OV_S0;
+    }
+    if latched & u::OV_S1 != 0 && nhm_summary(sock, 1) != 0 {
+        v |= u::OV_S1;
+    }
+    let w = sock.boxes[..sock.n_boxes].iter().any(|b| {
+        b.family == Family::NhmBox
+            && box_type(PlatformId::WestmereEx, b).is_some_and(|t| t.name == "wbox")
+            && b.status != 0
+    });
+    if latched & u::OV_W != 0 && w {
+        v |= u::OV_W;
+    }
+    v
+}
+
+pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelError> {
+    let p = m.platform;
+    match p {
+        PlatformId::NehalemEx | PlatformId::WestmereEx => match msr {
+            nhmex::U_GLOBAL_CTL => return Ok(sock.global_ctl),
+            nhmex::U_GLOBAL_STATUS => return Ok(nhm_u_status(sock)),
+            nhmex::U_GLOBAL_OVF_CTL => return Ok(0),
+            0xc43 => return Ok(nhm_summary(sock, 0)),
+            0xcc3 => return Ok(nhm_summary(sock, 1)),
+            _ => {}
+        },
+        PlatformId::Skylake => match msr {
+            skl::GLOBAL_CTRL => return Ok(sock.global_ctl),
+            skl::GLOBAL_STATUS => return Ok(sock.global_status),
+            skl::CBO_CONFIG => return Ok(m.cbos as u64 + 1),
+            _ => {}
+        },
+        PlatformId::Xeon7100 | PlatformId::Xeon7400 => {
+            if msr == l3::GL_CTL {
+                return Ok(sock.global_status << 48);
+            }
+        }
+        _ => {}
+    }
+    for b in &sock.boxes[..sock.n_boxes] {
+        if b.family == Family::None || b.family == Family::QpiFilter || super::is_pci(p, b.ty) {
+            continue;
+        }
+        if let Some(r) = decode_msr(p, b, msr) {
+            return Ok(read_reg(b, r));
+        }
+    }
+    Err(ModelError::NoRegister)
+}
+
+fn read_reg(b: &ModelBox, r: Reg) -> u64 {
+    match r {
+        // SNB-EP box control bits are write-only and read as zero.
+        Reg::BoxCtl => match b.family {
+            Family::SnbBox | Family::SnbNoReset => 0,
+            _ => b.box_ctl,
+        },
+        Reg::Status => b.status,
+        Reg::OvfCtl => 0,
+        Reg::Ctl(j) if b.family == Family::L3 => b.ctrs[j].ctl | b.ctrs[j].value,
+        Reg::Ctr(j) if b.family == Family::L3 => b.ctrs[j].ctl | b.ctrs[j].value,
+        Reg::Ctl(j) => b.ctrs[j].ctl,
+        Reg::Ctr(j) => b.ctrs[j].value,
+        Reg::FixedCtl => b.fixed.ctl,
+        Reg::FixedCtr => b.fixed.value,
+        Reg::Aux(k) => b.aux[k],
+    }
+}
+
+pub(super) fn wrmsr(
+    p: PlatformId,
+    _cbos: u8,
+    sock: &mut Socket,
+    msr: u32,
+    v: u64,
+) -> Result<(), ModelError> {
+    match p {
+        PlatformId::NehalemEx | PlatformId::WestmereEx => match msr {
+            nhmex::U_GLOBAL_CTL => {
+                if v & u::RST_ALL != 0 {
+                    for b in sock.boxes[..sock.n_boxes].iter_mut() {
+                        b.ctrs.iter_mut().for_each(|c| c.value = 0);
+                        b.fixed.value = 0;
+                    }
+                }
+                sock.global_ctl = v & (u::FRZ_ALL | u::EN_ALL | u::PMI_CORE_SEL | u::EN);
+                return Ok(());
+            }
+            nhmex::U_GLOBAL_STATUS | 0xc43 | 0xcc3 => return Ok(()),
+            nhmex::U_GLOBAL_OVF_CTL => {
+                sock.global_status &= !(v & (u::COND | u::PMI | 0xf));
+                return Ok(());
+            }
+            _ => {}
+        },
+        PlatformId::Skylake => match msr {
+            skl::GLOBAL_CTRL => {
+                sock.global_ctl = v & skl_bits::CTL_VALID;
+                return Ok(());
+            }
+            skl::GLOBAL_STATUS => {
+                sock.global_status &=
+                    !(v & (skl_bits::FIXED_OVF | skl_bits::ARB_OVF | skl_bits::CBO_OVF));
+                return Ok(());
+            }
+            // Read-only: a write faults.
+            skl::CBO_CONFIG => return Err(ModelError::NoRegister),
+            _ => {}
+        },
+        PlatformId::Xeon7100 | PlatformId::Xeon7400 => {
+            if msr == l3::GL_CTL {
+                l3_command(sock, v);
+                return Ok(());
+            }
+        }
+        _ => {}
+    }
+    for k in 0..sock.n_boxes {
+        let b = &sock.boxes[k];
+        if b.family == Family::None || b.family == Family::QpiFilter || super::is_pci(p, b.ty) {
+            continue;
+        }
+        if let Some(r) = decode_msr(p, b, msr) {
+            return write_reg(p, sock, k, r, v);
+        }
+    }
+    Err(ModelError::NoRegister)
+}
+
+/// `MSR_EMON_L3_GL_CTL` commands: freeze, unfreeze and reset the selected
+/// counters; `GL_event_status` bits written as one are cleared (the SDM does
+/// not say how the status is cleared; the model takes write-one-to-clear).
+fn l3_command(sock: &mut Socket, v: u64) {
+    let sel = ((v >> 16) & 0xff) as u8;
+    if v & 1 != 0 {
+        sock.l3_frozen |= sel;
+    }
+    if v & 2 != 0 {
+        sock.l3_frozen &= !sel;
+    }
+    if v & 4 != 0 {
+        for b in sock.boxes[..sock.n_boxes]
+            .iter_mut()
+            .filter(|b| b.family == Family::L3)
+        {
+            let first = group_first(b);
+            for j in 0..b.n as usize {
+                if sel & (1 << (first + j)) != 0 {
+                    b.ctrs[j].value = 0;
+                }
+            }
+        }
+    }
+    sock.global_status &= !((v >> 48) & 0xff);
+}
+
+/// Index of a Xeon 7100/7400 group's first counter among the eight.
+pub(super) fn group_first(b: &ModelBox) -> usize {
+    match box_type(PlatformId::Xeon7100, b).map(|t| t.space) {
+        Some(Space::Combined { base }) => (base - l3::CTR_CTL0) as usize,
+        _ => 0,
+    }
+}
+
+fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Result<(), ModelError> {
+    let ty = box_type(p, &sock.boxes[k]).map_or("", |t| t.name);
+    let b = &mut sock.boxes[k];
+    let wmask = low_mask(b.width as u32);
+    match r {
+        Reg::BoxCtl => match b.family {
+            Family::SnbBox | Family::SnbNoReset | Family::IvbBox => {
+                // iMC and HA have no reset bits (327043 §2.1.1 e).
+                if b.family != Family::SnbNoReset {
+                    if v & box_ctl::RST_CTRL != 0 {
+                        b.ctrs.iter_mut().for_each(|c| c.ctl = 0);
+                    }
+                    if v & box_ctl::RST_CTRS != 0 {
+                        b.ctrs.iter_mut().for_each(|c| c.value = 0);
+                    }
+                }
+                let keep = if b.family == Family::IvbBox {
+                    box_ctl::FRZ
+                } else {
+                    box_ctl::FRZ | box_ctl::FRZ_EN
+                };
+                b.box_ctl = v & keep;
+            }
+            Family::NhmBox => {
+                let fixed_en = if b.has_fixed { 1 << 31 } else { 0 };
+                b.box_ctl = v & (low_mask(b.n as u32) | fixed_en);
+            }
+            _ => return Err(ModelError::NoRegister),
+        },
+        // Status reads back; software clears it through OVF_CTL.
+        Reg::Status => {}
+        Reg::OvfCtl => {
+            let clr = low_mask(b.n as u32) | if b.has_fixed { 1 << 31 } else { 0 };
+            b.status &= !(v & clr);
+        }
+        Reg::Ctl(j) => {
+            if b.family == Family::L3 {
+                b.ctrs[j].ctl = v & 0xffff_ffff_0000_0000;
+                b.ctrs[j].value = v & 0xffff_ffff;
+                return Ok(());
+            }
+            let valid = ctl_valid(p, b.family, ty);
+            // `rst` (bit 17) of SNB-EP/IVB-EP controls clears the counter
+            // (Table 2-10); it is write-only.
+            if matches!(
+                b.family,
+                Family::SnbBox | Family::SnbNoReset | Family::IvbBox | Family::EpUbox
+            ) && v & (1 << 17) != 0
+            {
+                b.ctrs[j].value = 0;
+            }
+            b.ctrs[j].ctl = v & valid;
+        }
+        Reg::Ctr(j) => {
+            if b.family == Family::L3 {
+                b.ctrs[j].ctl = v & 0xffff_ffff_0000_0000;
+                b.ctrs[j].value = v & 0xffff_ffff;
+                return Ok(());
+            }
+            b.ctrs[j].value = v & wmask;
+        }
+        Reg::FixedCtl => {
+            // U/iMC fixed: en 22; Skylake: CNT_EN 22 and OVF_EN 20; W-box:
+            // pmi_en 1, en 0.
+            b.fixed.ctl = v & ((1 << 22) | (1 << 20) | 0x3);
+        }
+        Reg::FixedCtr => b.fixed.value = v & low_mask(b.fixed_width as u32),
+        Reg::Aux(a) => {
+            // S-box: writing match/mask while MM_CFG.mm_en is set faults
+            // (325294 §2.5.3.4 b).
+            if b.family == Family::NhmBox && ty == "sbox" && a != 0 && b.aux[0] & (1 << 63) != 0 {
+                return Err(ModelError::NoRegister);
+            }
+            b.aux[a] = v;
+        }
+    }
+    Ok(())
+}
+
+/// Decodes configuration offset `off` of a PCI box.
+fn decode_cfg(p: PlatformId, b: &ModelBox, off: u32) -> Option<(Reg, bool)> {
+    let t = box_type(p, b)?;
+    let Space::Pci { box_ctl, ctl, ctr } = t.space else {
+        return None;
+    };
+    if off == box_ctl {
+        return Some((Reg::BoxCtl, false));
+    }
+    for j in 0..b.n as usize {
+        if off == ctl.of(j) {
+            return Some((Reg::Ctl(j), false));
+        }
+        if off == ctr.of(j) {
+            return Some((Reg::Ctr(j), false));
+        }
+        if off == ctr.of(j) + 4 {
+            return Some((Reg::Ctr(j), true));
+        }
+    }
+    if let (true, Some(f)) = (b.has_fixed, t.fixed) {
+        if off == f.ctl {
+            return Some((Reg::FixedCtl, false));
+        }
+        if off == f.ctr {
+            return Some((Reg::FixedCtr, false));
+        }
+        if off == f.ctr + 4 {
+            return Some((Reg::FixedCtr, true));
+        }
+    }
+    None
+}
+
+fn find_role(m_p: PlatformId, sock: &Socket, role: Role) -> Option<usize> {
+    let desc = platforms::by_id(m_p);
+    sock.boxes[..sock.n_boxes].iter().position(|b| match role {
+        Role::Box { ty, index } => {
+            desc.types.get(b.ty as usize).is_some_and(|t| t.name == ty) && b.index == index
+        }
+        Role::QpiFilter { port } => b.family == Family::QpiFilter && b.index == port,
+        Role::Ubox => false,
+    })
+}
+
+/// Offsets of the QPI match/mask device: PKT_MATCH0/1, PKT_MASK0/1.
+const QPI_FILTER_REGS: [u32; 4] = [0x228, 0x22c, 0x238, 0x23c];
+
+pub(super) fn cfg_read(m: &Model, sock: &Socket, role: Role, off: u32) -> Result<u32, ModelError> {
+    let p = m.platform;
+    if off == 0 {
+        // Vendor and device ID.
+        let f = pci::functions(p)
+            .iter()
+            .find(|f| f.role == role)
+            .ok_or(ModelError::NoBox)?;
+        return Ok(pci::VENDOR_INTEL as u32 | (f.device as u32) << 16);
+    }
+    if role == Role::Ubox {
+        return match off {
+            pci::CPUNODEID => Ok(sock.node_id as u32),
+            pci::GIDNIDMAP => Ok(gidnidmap(m.n_sockets)),
+            _ => Ok(0),
+        };
+    }
+    let k = find_role(p, sock, role).ok_or(ModelError::NoBox)?;
+    let b = &sock.boxes[k];
+    if b.family == Family::QpiFilter {
+        let i = QPI_FILTER_REGS
+            .iter()
+            .position(|&o| o == off)
+            .ok_or(ModelError::NoRegister)?;
+        return Ok((b.aux[i / 2] >> (32 * (i % 2))) as u32);
+    }
+    let (r, hi) = decode_cfg(p, b, off).ok_or(ModelError::NoRegister)?;
+    let v = read_reg(b, r);
+    Ok(if hi { (v >> 32) as u32 } else { v as u32 })
+}
+
+/// `GIDNIDMAP` of the model: socket `i` has node ID `i`; unused entries hold
+/// node IDs no socket has, counting down from 7.
+pub(super) fn gidnidmap(n: usize) -> u32 {
+    (0..8).fold(0u32, |m, i| {
+        let node = if i < n { i } else { 7 - (i - n) };
+        m | ((node as u32 & 7) << (3 * i))
+    })
+}
+
+pub(super) fn cfg_write(
+    p: PlatformId,
+    sock: &mut Socket,
+    role: Role,
+    off: u32,
+    v: u32,
+) -> Result<(), ModelError> {
+    if role == Role::Ubox {
+        return Ok(());
+    }
+    let k = find_role(p, sock, role).ok_or(ModelError::NoBox)?;
+    if sock.boxes[k].family == Family::QpiFilter {
+        let i = QPI_FILTER_REGS
+            .iter()
+            .position(|&o| o == off)
+            .ok_or(ModelError::NoRegister)?;
+        let a = &mut sock.boxes[k].aux[i / 2];
+        let shift = 32 * (i % 2);
+        *a = (*a & !(0xffff_ffff << shift)) | ((v as u64) << shift);
+        return Ok(());
+    }
+    let (r, hi) = decode_cfg(p, &sock.boxes[k], off).ok_or(ModelError::NoRegister)?;
+    let b = &sock.boxes[k];
+    let v = match r {
+        // Counters take the written half and keep the other.
+        Reg::Ctr(_) | Reg::FixedCtr => {
+            let old = read_reg(b, r);
+            if hi {
+                (old & 0xffff_ffff) | ((v as u64) << 32)
+            } else {
+                (old & !0xffff_ffff) | v as u64
+            }
+        }
+        _ => v as u64,
+    };
+    write_reg(p, sock, k, r, v)
+}
+
+pub(super) fn mmio_read(m: &Model, sock: &Socket, off: u32) -> Result<u32, ModelError> {
+    if m.platform != PlatformId::Skylake {
+        return Err(ModelError::NoRegister);
+    }
+    let b = sock.boxes[..sock.n_boxes]
+        .iter()
+        .find(|b| b.family == Family::SklImc)
+        .ok_or(ModelError::NoBox)?;
+    let t = box_type(m.platform, b).ok_or(ModelError::NoBox)?;
+    let Space::Mmio { ctr } = t.space else {
+        return Err(ModelError::NoRegister);
+    };
+    let j = (0..b.n as usize)
+        .find(|&j| ctr.of(j) == off)
+        .ok_or(ModelError::NoRegister)?;
+    Ok(b.ctrs[j].value as u32)
+}

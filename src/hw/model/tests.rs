@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Tests of the register model: each behaviour cites the manual section it
+//! implements, and a driver-style sequence (the core's programming
+//! sequences, executed on the model) counts injected events exactly for
+//! every box type of every platform, including across wraps.
+
+use super::*;
+use crate::hw::bits::low_mask;
+use crate::hw::counter::{delta, read_split};
+use crate::hw::desc::{BoxType, Special};
+use crate::hw::encode::{encode, Attr, Kind};
+use crate::hw::program::{self, Addr, Ctr, GlobalState, Op, Ops};
+use crate::hw::shared::Shared;
+
+/// A minimal driver: executes programming sequences on the model.
+struct Drv {
+    m: Model,
+    s: usize,
+}
+
+impl Drv {
+    fn new(p: PlatformId, sockets: usize) -> Self {
+        Drv {
+            m: Model::new(p, sockets),
+            s: 0,
+        }
+    }
+
+    fn exec(&mut self, t: &BoxType, i: usize, ops: &Ops) {
+        for op in ops.as_slice() {
+            match *op {
+                Op::Write(Addr::Msr(a), v) => self.m.wrmsr(self.s, a, v).unwrap(),
+                Op::Write(Addr::Cfg(off), v) => self
+                    .m
+                    .cfg_write(
+                        self.s,
+                        Role::Box {
+                            ty: t.name,
+                            index: i as u8,
+                        },
+                        off,
+                        v as u32,
+                    )
+                    .unwrap(),
+                Op::Write(Addr::Helper(off), v) => self
+                    .m
+                    .cfg_write(self.s, Role::QpiFilter { port: i as u8 }, off, v as u32)
+                    .unwrap(),
+                Op::Write(Addr::Mmio(_), _) => panic!("no MMIO writes"),
+                Op::WriteControlHalf(a, ctl) => {
+                    let old = self.m.rdmsr(self.s, a).unwrap();
+                    self.m
+                        .wrmsr(self.s, a, (ctl & !0xffff_ffff) | (old & 0xffff_ffff))
+                        .unwrap();
+                }
+            }
+        }
+    }
+
+    fn read(&self, t: &BoxType, i: usize, c: Ctr) -> u64 {
+        let r = program::counter_reg(t, i, c);
+        let role = Role::Box {
+            ty: t.name,
+            index: i as u8,
+        };
+        let v = match r.addr {
+            Addr::Msr(a) => self.m.rdmsr(self.s, a).unwrap(),
+            Addr::Cfg(off) => read_split::<()>(
+                || Ok(self.m.cfg_read(self.s, role, off).unwrap()),
+                || Ok(self.m.cfg_read(self.s, role, off + 4).unwrap()),
+            )
+            .unwrap(),
+            Addr::Mmio(off) => self.m.mmio_read(self.s, off).unwrap() as u64,
+            Addr::Helper(_) => panic!(),
+        };
+        v & low_mask(r.width)
+    }
+}
+
+/// One programmed event: where it runs and what it was.
+struct Prog {
+    ctr: Ctr,
+    width: u32,
+}
+
+/// Programs `attr` on box `i` of `t` the way the driver does and starts it.
+fn program(d: &mut Drv, t: &'static BoxType, i: usize, attr: Attr, shared: &mut Shared) -> Prog {
+    let p = d.m.desc();
+    let g = GlobalState::default();
+    let e = encode(t, i, attr).unwrap_or_else(|err| panic!("{}: {}", t.name, err));
+    d.exec(t, i, &program::global_init(p, &g));
+    d.exec(t, i, &program::box_init(t, i));
+    let ctr = match e.kind {
+        Kind::General => Ctr::General(e.counters.trailing_zeros() as u8),
+        Kind::Fixed => Ctr::Fixed,
+        Kind::FreeRunning(j) => Ctr::Free(j),
+    };
+    let choice = shared.take(&e.shared).expect("shared registers free");
+    let ch = (!e.shared.is_none()).then(|| e.shared.choices()[choice as usize]);
+    d.exec(
+        t,
+        i,
+        &program::event_enable(t, i, ctr, e.ctl_for(choice), shared, ch.as_ref(), false),
+    );
+    let enabled = match ctr {
+        Ctr::General(j) => 1 << j,
+        Ctr::Fixed => 1 << t.fixed_index(),
+        Ctr::Free(_) => 0,
+    };
+    d.exec(t, i, &program::box_run(p, t, i, true, enabled, &g));
+    let width = program::counter_reg(t, i, ctr).width;
+    Prog { ctr, width }
+}
+
+/// A simple event each box type counts, with a matching occurrence.
+fn sample(t: &BoxType) -> (Attr, Occurrence) {
+    match t.special {
+        Special::NhmexBbox => (
+            Attr::config((1 << 6) | (7 << 1)),
+            Occurrence {
+                props: Props {
+                    counter: Some(1),
+                    ..Props::default()
+                },
+                ..Occurrence::simple(7, 0, 0)
+            },
+        ),
+        Special::NhmexMbox { .. } => (Attr::config(0x6 << 9), Occurrence::simple(0x6, 0, 0)),
+        Special::NhmexRbox => (
+            Attr {
+                config: 0,
+                config1: 0x8000_0000,
+                config2: 0,
+            },
+            Occurrence {
+                props: Props {
+                    sub: Some(0x8000_0000),
+                    ..Props::default()
+                },
+                ..Occurrence::simple(0, 0, 0)
+            },
+        ),
+        Special::FreeRunning => (Attr::config(2), Occurrence::simple(2, 0, 0)),
+        Special::L3Emon => (
+            Attr::config(0x3 << 32),
+            Occurrence {
+                props: Props {
+                    sub: Some(1 << 32),
+                    ..Props::default()
+                },
+                ..Occurrence::simple(0, 0, 0)
+            },
+        ),
+        _ if t.format("umask").is_none() => (Attr::config(0x14), Occurrence::simple(0x14, 0, 0)),
+        _ => (Attr::config(0x0114), Occurrence::simple(0x14, 0x01, 0)),
+    }
+}
+
+#[test]
+fn every_box_of_every_platform_counts_injections_exactly() {
+    for p in crate::hw::platforms::ALL {
+        for t in p.types {
+            for i in 0..t.num_boxes as usize {
+                for s in 0..2 {
+                    let mut d = Drv::new(p.id, 2);
+                    d.s = s;
+                    let mut sh = Shared::default();
+                    let (attr, mut occ) = sample(t);
+                    let pr = program(&mut d, t, i, attr, &mut sh);
+                    let before = d.read(t, i, pr.ctr);
+                    occ.cycles = 1000 + i as u64;
+                    let hits = d.m.inject(s, t.name, i as u8, &occ).unwrap();
+                    assert_eq!(hits, 1, "{}/{}{}", p.name, t.name, i);
+                    let after = d.read(t, i, pr.ctr);
+                    assert_eq!(
+                        delta(before, after, pr.width),
+                        1000 + i as u64,
+                        "{}/{}{} socket {}",
+                        p.name,
+                        t.name,
+                        i,
+                        s
+                    );
+                    // The other socket saw nothing.
+                    let other = 1 - s;
+                    let d2 = Drv { m: d.m, s: other };
+                    assert_eq!(
+                        d2.read(t, i, pr.ctr),
+                        0,
+                        "{}/{}{}: socket {} counted",
+                        p.name,
+                        t.name,
+                        i,
+                        other
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fixed_counters_count_clockticks() {
+    for p in crate::hw::platforms::ALL {
+        for t in p.types.iter().filter(|t| t.fixed.is_some()) {
+            let mut d = Drv::new(p.id, 1);
+            let mut sh = Shared::default();
+            let pr = program(&mut d, t, 0, Attr::config(0xff), &mut sh);
+            assert_eq!(pr.ctr, Ctr::Fixed);
+            d.m.inject(0, t.name, 0, &Occurrence::simple(0xff, 0, 123_456))
+                .unwrap();
+            assert_eq!(d.read(t, 0, Ctr::Fixed), 123_456, "{}/{}", p.name, t.name);
+        }
+    }
+}
+
+#[test]
+fn counts_are_exact_across_wraps_for_every_width() {
+    for p in crate::hw::platforms::ALL {
+        for t in p.types {
+            let mut d = Drv::new(p.id, 1);
+            let mut sh = Shared::default();
+            let (attr, mut occ) = sample(t);
+            let pr = program(&mut d, t, 0, attr, &mut sh);
+            let (Ctr::General(j) | Ctr::Free(j)) = pr.ctr else {
+                continue;
+            };
+            let max = low_mask(pr.width);
+            d.m.preload(0, t.name, 0, j as usize, max - 10).unwrap();
+            let mut prev = d.read(t, 0, pr.ctr);
+            let mut total = 0u64;
+            for step in [5u64, 20, 1 << 20, 7] {
+                occ.cycles = step;
+                d.m.inject(0, t.name, 0, &occ).unwrap();
+                let now = d.read(t, 0, pr.ctr);
+                total += delta(prev, now, pr.width);
+                prev = now;
+            }
+            assert_eq!(total, 5 + 20 + (1 << 20) + 7, "{}/{}", p.name, t.name);
+        }
+    }
+}
+
+// ---- SNB-EP semantics (327043) ----
+
+#[test]
+fn snbep_box_ctl_bits_are_write_only_and_freeze_needs_frz_en() {
+    // Table 2-9: frz_en, frz, rst_ctrs and rst_ctrl are WO.
+    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    m.wrmsr(0, 0xd04, 0x10100).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd04).unwrap(), 0, "reads as zero");
+    m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 0, "frozen with frz_en");
+    // A read-modify-write that clears frz from the value read (0) also
+    // clears frz_en; the box runs, but can no longer be frozen by frz alone.
+    let v = m.rdmsr(0, 0xd04).unwrap() & !(1 << 8);
+    m.wrmsr(0, 0xd04, v).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 10);
+    m.wrmsr(0, 0xd04, 1 << 8).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+        .unwrap();
+    assert_eq!(
+        m.rdmsr(0, 0xd16).unwrap(),
+        20,
+        "frz without frz_en is ignored"
+    );
+}
+
+#[test]
+fn snbep_reset_bits() {
+    // §2.1.1 e and Table 2-9: rst_ctrs clears counters, rst_ctrl controls;
+    // iMC and HA have no reset bits.
+    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+        .unwrap();
+    m.wrmsr(0, 0xd04, 0x2).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 0);
+    assert_eq!(m.rdmsr(0, 0xd10).unwrap(), 0x40_0114);
+    m.wrmsr(0, 0xd04, 0x1).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd10).unwrap(), 0);
+    let imc = Role::Box {
+        ty: "imc",
+        index: 0,
+    };
+    m.cfg_write(0, imc, 0xd8, 0x40_0304).unwrap();
+    m.inject(0, "imc", 0, &Occurrence::simple(0x04, 3, 5))
+        .unwrap();
+    m.cfg_write(0, imc, 0xf4, 0x3).unwrap();
+    assert_eq!(m.cfg_read(0, imc, 0xa0).unwrap(), 5, "iMC ignores rst_ctrs");
+    // Table 2-10: a control write with rst (bit 17) clears the counter.
+    m.wrmsr(0, 0xd10, 0x42_0114).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 0);
+}
+
+#[test]
+fn snbep_counter_width_and_reserved_bits() {
+    // Table 2-11: 44-bit counters; Table 2-10: reserved bits read zero.
+    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    m.wrmsr(0, 0xd16, u64::MAX).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), (1 << 44) - 1);
+    m.wrmsr(0, 0xd10, 0x0033_0000).unwrap();
+    assert_eq!(
+        m.rdmsr(0, 0xd10).unwrap(),
+        0,
+        "bits 21:20, 17 and 16 do not stick"
+    );
+    assert_eq!(m.rdmsr(0, 0x1234), Err(ModelError::NoRegister));
+}
+
+#[test]
+fn snbep_cbox_filter_tid_state_opc() {
+    // §2.3.3.3, Table 2-12.
+    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    m.wrmsr(0, 0xd14, (0x4 << 18) | 0x3).unwrap(); // state E, tid 3
+    m.wrmsr(0, 0xd10, 0x48_0334).unwrap(); // tid_en
+    m.wrmsr(0, 0xd11, 0x40_0334).unwrap();
+    let occ = |tid, state| Occurrence {
+        props: Props {
+            tid: Some(tid),
+            state: Some(state),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0x34, 0x03, 7)
+    };
+    m.inject(0, "cbox", 0, &occ(3, 2)).unwrap();
+    m.inject(0, "cbox", 0, &occ(2, 2)).unwrap();
+    m.inject(0, "cbox", 0, &occ(3, 1)).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 7, "TID 3 and state E only");
+    assert_eq!(
+        m.rdmsr(0, 0xd17).unwrap(),
+        14,
+        "no TID filter without tid_en"
+    );
+}
+
+#[test]
+fn pci_counters_split_into_dwords() {
+    // Table 1-3: PCI counters at 0xa0 + 8j, 48 bits.
+    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let ha = Role::Box { ty: "ha", index: 0 };
+    m.cfg_write(0, ha, 0xa4, 0xffff_ffff).unwrap();
+    m.cfg_write(0, ha, 0xa0, 0xffff_fffe).unwrap();
+    assert_eq!(m.cfg_read(0, ha, 0xa4).unwrap(), 0xffff, "48-bit counter");
+    m.cfg_write(0, ha, 0xd8, 0x40_0101).unwrap();
+    m.inject(0, "ha", 0, &Occurrence::simple(1, 1, 3)).unwrap();
+    assert_eq!(m.cfg_read(0, ha, 0xa0).unwrap(), 1);
+    assert_eq!(m.cfg_read(0, ha, 0xa4).unwrap(), 0, "wrapped");
+    assert_eq!(m.cfg_read(0, ha, 0), Ok(0x3c46_8086));
+}
+
+#[test]
+fn split_read_of_a_model_counter_never_tears() {
+    // The low dword carries into the high dword between the two reads.
+    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let ha = Role::Box { ty: "ha", index: 0 };
+    m.cfg_write(0, ha, 0xd8, 0x40_0101).unwrap();
+    m.cfg_write(0, ha, 0xa0, 0xffff_fff0).unwrap();
+    let cell = core::cell::RefCell::new(m);
+    let mut his = 0;
+    let v = read_split::<()>(
+        || Ok(cell.borrow().cfg_read(0, ha, 0xa0).unwrap()),
+        || {
+            his += 1;
+            let hi = cell.borrow().cfg_read(0, ha, 0xa4).unwrap();
+            if his == 1 {
+                cell.borrow_mut()
+                    .inject(0, "ha", 0, &Occurrence::simple(1, 1, 0x20))
+                    .unwrap();
+            }
+            Ok(hi)
+        },
+    )
+    .unwrap();
+    assert_eq!(v, 0x1_0000_0010);
+    // The naive order (low, then high) would have read 0x1_ffff_fff0.
+}
+
+#[test]
+fn ubox_node_map_registers() {
+    let m = Model::new(PlatformId::IvyBridgeEp, 4);
+    let mut ub = [crate::hw::pci::UboxRegs {
+        bus: 0,
+        nodeid: 0,
+        gidnidmap: 0,
+    }; 4];
+    for (s, u) in ub.iter_mut().enumerate() {
+        u.bus = m.sockets[s].bus;
+        u.nodeid = m
+            .cfg_read(s, Role::Ubox, crate::hw::pci::CPUNODEID)
+            .unwrap();
+        u.gidnidmap = m
+            .cfg_read(s, Role::Ubox, crate::hw::pci::GIDNIDMAP)
+            .unwrap();
+    }
+    let mut map = [None; 256];
+    crate::hw::pci::bus_to_socket(&ub, &mut map).unwrap();
+    for s in 0..4 {
+        assert_eq!(map[m.sockets[s].bus as usize], Some(s as u8));
+    }
+}
+
+#[test]
+fn qpi_match_mask_in_the_helper_device() {
+    let mut d = Drv::new(PlatformId::SandyBridgeEp, 1);
+    let t = d.m.desc().box_type("qpi").unwrap();
+    let mut sh = Shared::default();
+    let attr = Attr {
+        config: 0x38,
+        config1: 0x1c00,
+        config2: 0x1f80,
+    };
+    let pr = program(&mut d, t, 1, attr, &mut sh);
+    assert_eq!(
+        d.m.cfg_read(0, Role::QpiFilter { port: 1 }, 0x228).unwrap(),
+        0x1c00
+    );
+    assert_eq!(
+        d.m.cfg_read(0, Role::QpiFilter { port: 1 }, 0x238).unwrap(),
+        0x1f80
+    );
+    let pk = |v| Occurrence {
+        props: Props {
+            packet: Some(v),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0x38, 0, 1)
+    };
+    d.m.inject(0, "qpi", 1, &pk(0x1c40)).unwrap();
+    d.m.inject(0, "qpi", 1, &pk(0x1d00)).unwrap();
+    assert_eq!(d.read(t, 1, pr.ctr), 1);
+}
+
+#[test]
+fn pcu_band_threshold() {
+    let mut d = Drv::new(PlatformId::SandyBridgeEp, 1);
+    let t = d.m.desc().box_type("pcu").unwrap();
+    let mut sh = Shared::default();
+    let pr = program(
+        &mut d,
+        t,
+        0,
+        Attr {
+            config: 0xb,
+            config1: 20,
+            config2: 0,
+        },
+        &mut sh,
+    );
+    let at = |f| Occurrence {
+        props: Props {
+            freq: Some(f),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0xb, 0, 100)
+    };
+    d.m.inject(0, "pcu", 0, &at(19)).unwrap();
+    d.m.inject(0, "pcu", 0, &at(20)).unwrap();
+    d.m.inject(0, "pcu", 0, &at(30)).unwrap();
+    assert_eq!(d.read(t, 0, pr.ctr), 200);
+}
+
+#[test]
+fn threshold_invert_edge() {
+    // §1.4: thresh compares each cycle's increment; invert flips it; edge
+    // counts rising edges.
+    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let occ = Occurrence {
+        inc: 5,
+        ..Occurrence::simple(0x14, 1, 10)
+    };
+    m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
+    m.wrmsr(0, 0xd11, 0x0440_0114).unwrap();
+    m.wrmsr(0, 0xd12, 0x06c0_0114).unwrap();
+    m.wrmsr(0, 0xd13, 0x0144_0114).unwrap();
+    m.inject(0, "cbox", 0, &occ).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 50, "raw increments");
+    assert_eq!(m.rdmsr(0, 0xd17).unwrap(), 10, "inc 5 >= 4 in 10 cycles");
+    assert_eq!(m.rdmsr(0, 0xd18).unwrap(), 10, "inc 5 < 6 inverted");
+    assert_eq!(m.rdmsr(0, 0xd19).unwrap(), 1, "one rising edge");
+}
+
+// ---- IVB-EP ----
+
+#[test]
+fn ivbep_frz_freezes_without_frz_en() {
+    let mut m = Model::new(PlatformId::IvyBridgeEp, 1);
+    m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
+    m.wrmsr(0, 0xd04, 1 << 8).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 0);
+    m.wrmsr(0, 0xd04, 0).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 10);
+}
+
+#[test]
+fn ivbep_cbox_filter_is_split_over_two_msrs() {
+    let mut d = Drv::new(PlatformId::IvyBridgeEp, 1);
+    let t = d.m.desc().box_type("cbox").unwrap();
+    let mut sh = Shared::default();
+    let attr = Attr {
+        config: 0x4134,
+        config1: (0x1 << 17) | (0x2 << 32),
+        config2: 0,
+    };
+    let pr = program(&mut d, t, 3, attr, &mut sh);
+    assert_eq!(d.m.rdmsr(0, 0xd14 + 0x60).unwrap(), 0x1 << 17);
+    assert_eq!(d.m.rdmsr(0, 0xd1a + 0x60).unwrap(), 0x2);
+    let occ = |nid, state| Occurrence {
+        props: Props {
+            nid: Some(nid),
+            state: Some(state),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0x34, 0x41, 4)
+    };
+    d.m.inject(0, "cbox", 3, &occ(1, 0)).unwrap();
+    d.m.inject(0, "cbox", 3, &occ(0, 0)).unwrap();
+    assert_eq!(d.read(t, 3, pr.ctr), 4);
+}
+
+// ---- NHM-EX / WSM-EX (325294) ----
+
+#[test]
+fn wsmex_enable_hierarchy() {
+    // §2.1.3: counting needs en_all, the box's ctr_en bit and the counter's en.
+    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let occ = Occurrence::simple(0x14, 1, 10);
+    m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
+    m.inject(0, "cbox", 0, &occ).unwrap();
+    m.wrmsr(0, 0xd00, 1).unwrap();
+    m.inject(0, "cbox", 0, &occ).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 0, "no en_all yet");
+    m.wrmsr(0, 0xc00, 1 << 28).unwrap();
+    m.inject(0, "cbox", 0, &occ).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 10);
+    m.wrmsr(0, 0xd00, 0).unwrap();
+    m.inject(0, "cbox", 0, &occ).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 10, "box enable cleared");
+    // rst_all clears every counter (Table 2-2).
+    m.wrmsr(0, 0xc00, (1 << 29) | (1 << 28)).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 0);
+}
+
+/// Programs event 0x14 on C-box `cb`'s counter 0 with `pmi_en`, preloaded
+/// `left` below overflow.
+fn arm_cbox(m: &mut Model, cb: usize, left: u64) {
+    let base = crate::hw::platforms::nhmex::CBOX_OFFSETS[cb] + 0xd00;
+    m.wrmsr(0, base, 1).unwrap();
+    m.wrmsr(0, base + 0x10, 0x50_0114).unwrap();
+    m.wrmsr(0, base + 0x11, (1 << 48) - left).unwrap();
+}
+
+#[test]
+fn wsmex_overflow_propagates_up_and_clears_down() {
+    // §2.1.4 and Table 2-26: box status -> S-box summary -> U-box status;
+    // §2.1.5 b: clearing the box's bit clears the summaries above it.
+    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    m.wrmsr(0, 0xc00, (1 << 28) | (1 << 3)).unwrap(); // en_all, PMI to core 2
+    arm_cbox(&mut m, 7, 5);
+    m.inject(0, "cbox", 7, &Occurrence::simple(0x14, 1, 10))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xde1).unwrap(), 1, "C-box 7 counter 0");
+    assert_eq!(m.rdmsr(0, 0xcc3).unwrap(), 1 << 2, "S1 ov_c_m");
+    assert_eq!(m.rdmsr(0, 0xc43).unwrap(), 0);
+    let st = m.rdmsr(0, 0xc01).unwrap();
+    assert_eq!(st & 0xf, 1 << 2, "ov_s1");
+    assert_ne!(st & (1 << 30), 0, "pmi");
+    assert_eq!(m.take_pmi(0), 1 << 2, "core 2");
+    assert_eq!(m.take_pmi(0), 0);
+    assert_eq!(
+        m.rdmsr(0, 0xde0 + 0x11).unwrap(),
+        5,
+        "wrapped and kept counting"
+    );
+    m.wrmsr(0, 0xde2, 1).unwrap();
+    assert_eq!(m.rdmsr(0, 0xde1).unwrap(), 0);
+    assert_eq!(m.rdmsr(0, 0xcc3).unwrap(), 0);
+    assert_eq!(m.rdmsr(0, 0xc01).unwrap() & 0xf, 0);
+    m.wrmsr(0, 0xc02, 1 << 30).unwrap();
+    assert_eq!(m.rdmsr(0, 0xc01).unwrap() & (1 << 30), 0);
+}
+
+#[test]
+fn wsmex_summary_bits_cover_every_box() {
+    // Table 2-26 on both sides, plus the W-box and U-box bits of Table 2-3.
+    let cases: &[(&str, u8, u32, u64, u64)] = &[
+        ("cbox", 0, 0xc43, 1 << 0, 1 << 3),
+        ("cbox", 3, 0xc43, 1 << 2, 1 << 3),
+        ("cbox", 4, 0xc43, 1 << 20, 1 << 3),
+        ("cbox", 5, 0xcc3, 1 << 0, 1 << 2),
+        ("cbox", 9, 0xcc3, 1 << 20, 1 << 2),
+        ("rbox", 0, 0xc43, 1 << 19, 1 << 3),
+        ("rbox", 1, 0xcc3, 1 << 19, 1 << 2),
+        ("sbox", 0, 0xc43, 1 << 18, 1 << 3),
+        ("sbox", 1, 0xcc3, 1 << 18, 1 << 2),
+        ("mbox", 0, 0xc43, 1 << 16, 1 << 3),
+        ("bbox", 1, 0xcc3, 1 << 16, 1 << 2),
+    ];
+    for &(ty, i, summary, sbit, ubit) in cases {
+        let mut d = Drv::new(PlatformId::WestmereEx, 1);
+        let t = d.m.desc().box_type(ty).unwrap();
+        let mut sh = Shared::default();
+        let (attr, mut occ) = sample(t);
+        let pr = program(&mut d, t, i as usize, attr, &mut sh);
+        let Ctr::General(j) = pr.ctr else { panic!() };
+        d.m.preload(0, ty, i, j as usize, (1 << 48) - 1).unwrap();
+        occ.cycles = 2;
+        d.m.inject(0, ty, i, &occ).unwrap();
+        assert_eq!(d.m.rdmsr(0, summary).unwrap(), sbit, "{ty}{i}");
+        assert_eq!(d.m.rdmsr(0, 0xc01).unwrap() & 0xf, ubit, "{ty}{i}");
+        assert_eq!(d.m.take_pmi(0), 0, "no pmi_en, no PMI");
+    }
+    // W-box fixed counter: W status bit 31, U ov_w.
+    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let t = d.m.desc().box_type("wbox").unwrap();
+    let mut sh = Shared::default();
+    program(&mut d, t, 0, Attr::config(0xff), &mut sh);
+    d.m.wrmsr(0, 0x394, (1 << 48) - 1).unwrap();
+    d.m.inject(0, "wbox", 0, &Occurrence::simple(0xff, 0, 3))
+        .unwrap();
+    assert_eq!(d.m.rdmsr(0, 0xc81).unwrap(), 1 << 31);
+    assert_eq!(d.m.rdmsr(0, 0xc01).unwrap() & 0xf, 1 << 1);
+    // U-box counter: ov_u.
+    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let t = d.m.desc().box_type("ubox").unwrap();
+    let pr = program(&mut d, t, 0, Attr::config(0x14), &mut sh);
+    assert_eq!(pr.ctr, Ctr::General(0));
+    d.m.wrmsr(0, 0xc11, (1 << 48) - 1).unwrap();
+    d.m.inject(0, "ubox", 0, &Occurrence::simple(0x14, 0, 3))
+        .unwrap();
+    assert_eq!(d.m.rdmsr(0, 0xc01).unwrap() & 0xf, 1);
+}
+
+#[test]
+fn wsmex_freeze_on_pmi() {
+    // §2.1.1: with pmi_en and frz_all, the U-box clears en_all.
+    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    m.wrmsr(0, 0xc00, (1 << 31) | (1 << 28) | (1 << 1)).unwrap();
+    arm_cbox(&mut m, 0, 1);
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 3))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xc00).unwrap() & (1 << 28), 0, "en_all cleared");
+    assert_eq!(m.take_pmi(0), 1, "core 0");
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 3))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 2, "frozen after the overflow");
+}
+
+#[test]
+fn wsmex_pmi_only_with_pmi_en_and_a_core() {
+    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    m.wrmsr(0, 0xc00, 1 << 28).unwrap(); // no core selected
+    arm_cbox(&mut m, 1, 1);
+    m.inject(0, "cbox", 1, &Occurrence::simple(0x14, 1, 3))
+        .unwrap();
+    assert_eq!(m.take_pmi(0), 0);
+    assert_ne!(
+        m.rdmsr(0, 0xc01).unwrap() & (1 << 30),
+        0,
+        "the U-box still saw it"
+    );
+}
+
+#[test]
+fn wsmex_sbox_match_mask_faults_while_enabled() {
+    // §2.5.3.4 b.
+    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    m.wrmsr(0, 0xe48, 1 << 63).unwrap();
+    assert_eq!(m.wrmsr(0, 0xe49, 5), Err(ModelError::NoRegister));
+    m.wrmsr(0, 0xe48, 0).unwrap();
+    m.wrmsr(0, 0xe49, 5).unwrap();
+}
+
+#[test]
+fn wsmex_mbox_wrap_mode_zero_stops_at_overflow() {
+    // Table 2-67: wrap_mode = 0 stops counting on overflow.
+    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    m.wrmsr(0, 0xc00, 1 << 28).unwrap();
+    m.wrmsr(0, 0xca0, 1).unwrap();
+    m.wrmsr(0, 0xcb0, (0x6 << 9) | 1).unwrap();
+    m.wrmsr(0, 0xcb1, (1 << 48) - 2).unwrap();
+    m.inject(0, "mbox", 0, &Occurrence::simple(0x6, 0, 5))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xcb1).unwrap(), (1 << 48) - 1);
+}
+
+#[test]
+fn wsmex_rbox_pairs_and_ports() {
+    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let t = d.m.desc().box_type("rbox").unwrap();
+    let mut sh = Shared::default();
+    // Port 5 (rbox_1 local port 1) IPERF events.
+    let a = program(
+        &mut d,
+        t,
+        1,
+        Attr {
+            config: 6 << 1,
+            config1: 0x8000_0000,
+            config2: 0,
+        },
+        &mut sh,
+    );
+    assert_eq!(d.m.rdmsr(0, 0xe04 + 5).unwrap(), 0x8000_0000);
+    let occ = Occurrence {
+        props: Props {
+            sub: Some(0x8000_0000),
+            ..Props::default()
+        },
+        ..Occurrence::simple(6, 0, 9)
+    };
+    d.m.inject(0, "rbox", 1, &occ).unwrap();
+    assert_eq!(d.read(t, 1, a.ctr), 9);
+}
+
+// ---- Skylake (334060) ----
+
+#[test]
+fn skl_global_enable_status_and_cbo_config() {
+    let mut m = Model::new(PlatformId::Skylake, 1);
+    // Table 2-6: NO_CBO_BANKS = CBo units + 1; read-only.
+    assert_eq!(m.rdmsr(0, 0x396).unwrap(), 5);
+    assert!(m.wrmsr(0, 0x396, 1).is_err());
+    m.wrmsr(0, 0x700, 0x50_0134).unwrap(); // en, OVF_EN
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x34, 1, 10))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0x706).unwrap(), 0, "global EN clear");
+    m.wrmsr(0, 0xe01, (1 << 29) | 0x2).unwrap();
+    m.wrmsr(0, 0x706, (1 << 44) - 4).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x34, 1, 10))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0x706).unwrap(), 6);
+    assert_eq!(m.rdmsr(0, 0xe02).unwrap(), 1 << 3, "CBO_CTR_OVF");
+    assert_eq!(m.take_pmi(0), 0x2);
+    // RW1C (Table 2-3): writing 0 is ignored, 1 clears.
+    m.wrmsr(0, 0xe02, 0).unwrap();
+    assert_eq!(m.rdmsr(0, 0xe02).unwrap(), 1 << 3);
+    m.wrmsr(0, 0xe02, 1 << 3).unwrap();
+    assert_eq!(m.rdmsr(0, 0xe02).unwrap(), 0);
+    // FRZ_ON_PMI clears EN.
+    m.wrmsr(0, 0xe01, (1 << 31) | (1 << 29) | 0x1).unwrap();
+    m.wrmsr(0, 0x706, (1 << 44) - 1).unwrap();
+    m.inject(0, "cbox", 0, &Occurrence::simple(0x34, 1, 2))
+        .unwrap();
+    assert_eq!(m.rdmsr(0, 0xe01).unwrap() & (1 << 29), 0);
+}
+
+#[test]
+fn skl_imc_free_running_32_bit() {
+    let mut m = Model::new(PlatformId::Skylake, 1);
+    m.inject(0, "imc", 0, &Occurrence::simple(1, 0, 0xffff_fff0))
+        .unwrap();
+    m.inject(0, "imc", 0, &Occurrence::simple(1, 0, 0x20))
+        .unwrap();
+    assert_eq!(m.mmio_read(0, 0x5050).unwrap(), 0x10);
+    m.inject(0, "imc", 0, &Occurrence::simple(5, 0, 3)).unwrap();
+    assert_eq!(m.mmio_read(0, 0x5048).unwrap(), 3);
+}
+
+// ---- Xeon 7100/7400 (SDM §18.21) ----
+
+#[test]
+fn l3_counts_while_control_non_zero_and_gl_ctl_commands() {
+    let mut m = Model::new(PlatformId::Xeon7100, 1);
+    let occ = Occurrence {
+        props: Props {
+            sub: Some(1 << 32),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0, 0, 10)
+    };
+    m.inject(0, "gbsq", 0, &occ).unwrap();
+    assert_eq!(
+        m.rdmsr(0, 0x107cc).unwrap(),
+        0,
+        "control zero: not counting"
+    );
+    m.wrmsr(0, 0x107cc, 0x3 << 32).unwrap();
+    m.inject(0, "gbsq", 0, &occ).unwrap();
+    assert_eq!(m.rdmsr(0, 0x107cc).unwrap(), (0x3 << 32) | 10);
+    // Freeze counter 0, then reset it (GL_CTL bits 0, 2 and select 16).
+    m.wrmsr(0, 0x107d8, (1 << 16) | 1).unwrap();
+    m.inject(0, "gbsq", 0, &occ).unwrap();
+    assert_eq!(m.rdmsr(0, 0x107cc).unwrap() & 0xffff_ffff, 10);
+    m.wrmsr(0, 0x107d8, (1 << 16) | 4 | 2).unwrap();
+    m.inject(0, "gbsq", 0, &occ).unwrap();
+    assert_eq!(
+        m.rdmsr(0, 0x107cc).unwrap() & 0xffff_ffff,
+        10,
+        "reset then counted"
+    );
+    // Overflow sets GL_event_status.
+    m.wrmsr(0, 0x107cd, (0x3 << 32) | 0xffff_fffe).unwrap();
+    m.inject(0, "gbsq", 0, &occ).unwrap();
+    assert_eq!(m.rdmsr(0, 0x107d8).unwrap() >> 48, 0b10);
+    m.wrmsr(0, 0x107d8, 0b10 << 48).unwrap();
+    assert_eq!(m.rdmsr(0, 0x107d8).unwrap() >> 48, 0);
+}
