@@ -8,5 +8,12 @@
 //! it is declared once, in [`ffi`].
 
 pub(crate) mod cpu;
+pub(crate) mod debugfs;
 mod ffi;
+pub(crate) mod hotplug;
+pub(crate) mod model;
+pub(crate) mod msr;
 pub(crate) mod params;
+pub(crate) mod perf;
+pub(crate) mod sync;
+pub(crate) mod timer;

@@ -6,6 +6,7 @@
 //! declaration. The hardware-independent core is [`hw`]; the kernel
 //! abstraction layer is `rust/`, brought in as `sys`.
 
+mod engine;
 pub mod hw;
 #[path = "../rust/mod.rs"]
 mod sys;
@@ -21,25 +22,12 @@ module! {
 }
 
 /// The loaded module.
-struct RustUncore;
+struct RustUncore {
+    _driver: engine::Driver,
+}
 
 impl kernel::Module for RustUncore {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        let cpu = sys::cpu::boot_cpu();
-        pr_info!(
-            "cpu family {} model {} intel={} hypervisor={} sim={:?}\n",
-            cpu.family,
-            cpu.model,
-            cpu.intel,
-            cpu.hypervisor,
-            sys::params::sim()
-        );
-        Ok(RustUncore)
-    }
-}
-
-impl Drop for RustUncore {
-    fn drop(&mut self) {
-        pr_info!("unloaded\n");
+        Ok(RustUncore { _driver: engine::Driver::new()? })
     }
 }

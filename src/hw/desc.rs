@@ -7,6 +7,8 @@
 //! (see [`crate::hw::platforms`]); the driver engine and the encoder read
 //! nothing else about the hardware.
 
+use core::fmt;
+
 use super::bits::Field;
 
 /// The word of `perf_event_attr` a format field is taken from.
@@ -70,6 +72,23 @@ impl Format {
             i += 1;
         }
         w
+    }
+}
+
+impl fmt::Display for Format {
+    /// The content of the `format/` file without its newline, e.g.
+    /// `config:0-7,21` or `config1:18`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word.name())?;
+        for (i, r) in self.bits.iter().enumerate() {
+            f.write_str(if i == 0 { ":" } else { "," })?;
+            if r.lo == r.hi {
+                write!(f, "{}", r.lo)?;
+            } else {
+                write!(f, "{}-{}", r.lo, r.hi)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -384,9 +403,10 @@ impl BoxType {
 
 /// Platform identifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum PlatformId {
     /// Sandy Bridge-EP (Xeon E5-2600), family 6 model 45.
-    SandyBridgeEp,
+    SandyBridgeEp = 0,
     /// Ivy Bridge-EP (Xeon E5 v2), family 6 model 62.
     IvyBridgeEp,
     /// Nehalem-EX (Xeon 7500), family 6 model 46.

@@ -24,10 +24,16 @@ pub const MAX_INTERVAL_NS: u64 = 60_000_000_000;
 pub const MIN_INTERVAL_NS: u64 = 10_000_000;
 
 /// Nanoseconds until a `width`-bit counter advancing at `rate` wraps.
+/// (64-bit arithmetic only: the kernel has no 128-bit division.)
 pub fn wrap_period_ns(width: u32, rate: Rate) -> u64 {
-    let per_sec = rate.clock_mhz as u128 * 1_000_000 * rate.max_inc.max(1) as u128;
-    let span = 1u128 << width.min(64);
-    (span * 1_000_000_000 / per_sec.max(1)).min(u64::MAX as u128) as u64
+    // Increments per microsecond.
+    let per_us = (rate.clock_mhz.max(1) as u64).saturating_mul(rate.max_inc.max(1) as u64);
+    let span = 1u64 << width.min(63);
+    if width <= 53 {
+        span * 1000 / per_us
+    } else {
+        (span / per_us).saturating_mul(1000)
+    }
 }
 
 /// The polling interval of a box type: half the shortest wrap period of its

@@ -149,7 +149,12 @@ impl Shared {
         if req.is_none() {
             return;
         }
-        for r in req.choices[i as usize].slots() {
+        self.release_choice(&req.choices[i as usize]);
+    }
+
+    /// Releases the slots of choice `c`, taken earlier with [`Shared::take`].
+    pub fn release_choice(&mut self, c: &Choice) {
+        for r in c.slots() {
             let s = &mut self.slots[r.slot as usize];
             s.refs = s.refs.saturating_sub(1);
             if s.refs == 0 {

@@ -203,7 +203,8 @@ impl Model {
     }
 
     /// Resets the model in place to `p` with `sockets` sockets (at most
-    /// [`MAX_SOCKETS`]; at least one).
+    /// [`MAX_SOCKETS`]; at least one). Uses little stack: the kernel
+    /// allocates the model zeroed and resets it in place.
     pub fn reset(&mut self, p: PlatformId, sockets: usize) {
         let n = sockets.clamp(1, MAX_SOCKETS);
         self.platform = p;
@@ -211,7 +212,19 @@ impl Model {
         let desc = platforms::by_id(p);
         self.cbos = if p == PlatformId::Skylake { 4 } else { 0 };
         for (s, sock) in self.sockets.iter_mut().enumerate() {
-            *sock = Socket::default();
+            // Field by field: a whole `Socket` is too large a temporary for
+            // a kernel stack.
+            for b in sock.boxes.iter_mut() {
+                *b = ModelBox::default();
+            }
+            sock.n_boxes = 0;
+            sock.global_ctl = 0;
+            sock.global_status = 0;
+            sock.l3_frozen = 0;
+            sock.pmi_pending = 0;
+            sock.pmis = 0;
+            sock.bus = 0;
+            sock.node_id = 0;
             if s >= n {
                 continue;
             }

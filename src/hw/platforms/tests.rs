@@ -134,3 +134,18 @@ fn nhmex_cbox_offsets_match_table_2_9() {
     assert_eq!(c.num_boxes, 10);
     assert_eq!(NHMEX.box_type("cbox").unwrap().num_boxes, 8);
 }
+
+#[test]
+fn format_strings_render_like_the_kernel() {
+    use std::string::ToString;
+    let qpi = SNBEP.box_type("qpi").unwrap();
+    assert_eq!(qpi.format("event").unwrap().to_string(), "config:0-7,21");
+    assert_eq!(qpi.format("match_rnid4").unwrap().to_string(), "config1:31");
+    assert_eq!(qpi.format("mask1").unwrap().to_string(), "config2:32-63");
+    let cbox = SNBEP.box_type("cbox").unwrap();
+    assert_eq!(cbox.format("thresh").unwrap().to_string(), "config:24-31");
+    assert_eq!(
+        cbox.format("filter_opc").unwrap().to_string(),
+        "config1:23-31"
+    );
+}

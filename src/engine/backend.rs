@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Where the driver's register accesses go: the hardware, or the register
+//! model of the simulated platform (`sim=`).
+//!
+//! On hardware every access is a local MSR access: the engine only touches a
+//! package's registers from a CPU of that package (the collector, the CPU
+//! being hotplugged, or a CPU of the package reading its events).
+
+use crate::hw::counter::read_split;
+use crate::hw::desc::BoxType;
+use crate::hw::model::Model;
+use crate::hw::pci::Role;
+use crate::hw::program::{self, Addr, Ctr, Op, Ops};
+use crate::sys::{msr, sync::IrqLock};
+use kernel::prelude::*;
+
+/// The register backend.
+pub(crate) enum Backend {
+    /// Real MSRs.
+    Hw,
+    /// The register model, one socket per package.
+    Sim(IrqLock<KVBox<Model>>),
+}
+
+impl Backend {
+    /// Reads MSR `msr` of package `pkg`.
+    pub(crate) fn rdmsr(&self, pkg: usize, msr: u32) -> Result<u64> {
+        match self {
+            Backend::Hw => msr::read(msr),
+            Backend::Sim(m) => m.lock().rdmsr(pkg, msr).map_err(|_| EIO),
+        }
+    }
+
+    /// Writes MSR `msr` of package `pkg`.
+    pub(crate) fn wrmsr(&self, pkg: usize, msr: u32, v: u64) -> Result {
+        match self {
+            Backend::Hw => msr::write(msr, v),
+            Backend::Sim(m) => m.lock().wrmsr(pkg, msr, v).map_err(|_| EIO),
+        }
+    }
+
+    fn cfg_read(&self, pkg: usize, role: Role, off: u32) -> Result<u32> {
+        match self {
+            Backend::Hw => Err(ENODEV),
+            Backend::Sim(m) => m.lock().cfg_read(pkg, role, off).map_err(|_| EIO),
+        }
+    }
+
+    fn cfg_write(&self, pkg: usize, role: Role, off: u32, v: u32) -> Result {
+        match self {
+            Backend::Hw => Err(ENODEV),
+            Backend::Sim(m) => m.lock().cfg_write(pkg, role, off, v).map_err(|_| EIO),
+        }
+    }
+
+    fn mmio_read(&self, pkg: usize, off: u32) -> Result<u32> {
+        match self {
+            Backend::Hw => Err(ENODEV),
+            Backend::Sim(m) => m.lock().mmio_read(pkg, off).map_err(|_| EIO),
+        }
+    }
+
+    /// Executes `ops` for box `i` of type `t` on package `pkg`; stops at the
+    /// first failing access.
+    pub(crate) fn exec(&self, pkg: usize, t: &BoxType, i: usize, ops: &Ops) -> Result {
+        let role = Role::Box { ty: t.name, index: i as u8 };
+        for op in ops.as_slice() {
+            match *op {
+                Op::Write(Addr::Msr(a), v) => self.wrmsr(pkg, a, v)?,
+                Op::Write(Addr::Cfg(off), v) => self.cfg_write(pkg, role, off, v as u32)?,
+                Op::Write(Addr::Helper(off), v) => self.cfg_write(pkg, Role::QpiFilter { port: i as u8 }, off, v as u32)?,
+                Op::Write(Addr::Mmio(_), _) => return Err(EINVAL),
+                Op::WriteControlHalf(a, ctl) => {
+                    let old = self.rdmsr(pkg, a)?;
+                    self.wrmsr(pkg, a, (ctl & !0xffff_ffff) | (old & 0xffff_ffff))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads counter `c` of box `i` of type `t` on package `pkg`, masked to
+    /// its width.
+    pub(crate) fn read_counter(&self, pkg: usize, t: &BoxType, i: usize, c: Ctr) -> Result<u64> {
+        let r = program::counter_reg(t, i, c);
+        let role = Role::Box { ty: t.name, index: i as u8 };
+        let v = match r.addr {
+            Addr::Msr(a) => self.rdmsr(pkg, a)?,
+            Addr::Cfg(off) => read_split(|| self.cfg_read(pkg, role, off), || self.cfg_read(pkg, role, off + 4))?,
+            Addr::Mmio(off) => self.mmio_read(pkg, off)? as u64,
+            Addr::Helper(_) => return Err(EINVAL),
+        };
+        Ok(v & crate::hw::bits::low_mask(r.width))
+    }
+}

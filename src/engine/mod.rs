@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The driver engine: platform selection, one perf PMU per box, the
+//! collecting CPU of each package and CPU hotplug, over a register backend
+//! (hardware or the simulation).
+
+mod backend;
+mod pmu;
+mod sim;
+
+use crate::hw::desc::{BoxType, Platform, Space};
+use crate::hw::platforms::{self, skl};
+use crate::hw::program::{self, GlobalState};
+use crate::sys::cpu;
+use crate::sys::hotplug::{Hotplug, HotplugOps};
+use crate::sys::perf::{self, Attr, Pmu};
+use crate::sys::sync::{IrqLock, LockClass};
+use backend::Backend;
+use core::fmt::Write;
+use core::sync::atomic::{AtomicI32, Ordering};
+use kernel::c_str;
+use kernel::prelude::*;
+use kernel::sync::Arc;
+use pmu::UncorePmu;
+
+/// Longest PMU or attribute name the driver builds.
+const NAME_MAX: usize = 48;
+
+/// A short string built on the stack.
+struct Name {
+    buf: [u8; NAME_MAX],
+    len: usize,
+}
+
+impl Name {
+    fn new() -> Self {
+        Name { buf: [0; NAME_MAX], len: 0 }
+    }
+
+    fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl Write for Name {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        let end = self.len + s.len();
+        if end > NAME_MAX {
+            return Err(core::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// State shared by every PMU of the driver.
+pub(crate) struct Ctx {
+    /// The platform driven.
+    pub(crate) platform: &'static Platform,
+    /// Where register accesses go.
+    pub(crate) backend: Backend,
+    /// Number of packages.
+    pub(crate) packages: usize,
+    /// Collecting CPU of each package, or -1.
+    collectors: KVec<AtomicI32>,
+    /// Global control state of each package.
+    globals: KVec<IrqLock<GlobalState>>,
+}
+
+impl Ctx {
+    /// The collecting CPU of package `pkg`.
+    pub(crate) fn collector(&self, pkg: usize) -> Option<u32> {
+        let c = self.collectors.get(pkg)?.load(Ordering::Acquire);
+        (c >= 0).then_some(c as u32)
+    }
+
+    /// The global control state of package `pkg`.
+    pub(crate) fn global(&self, pkg: usize) -> GlobalState {
+        self.globals.get(pkg).map(|g| *g.lock()).unwrap_or_default()
+    }
+}
+
+/// Every registered PMU, and the context they share.
+pub(crate) struct Core {
+    ctx: Arc<Ctx>,
+    pmus: KVec<Pmu<UncorePmu>>,
+}
+
+impl Core {
+    /// Starts a package's uncore on `cpu`, its new collector.
+    fn start_package(&self, pkg: usize) {
+        let g = self.ctx.global(pkg);
+        let ops = program::global_init(self.ctx.platform, &g);
+        let first = self.ctx.platform.types.first();
+        if let Some(t) = first {
+            let _ = self.ctx.backend.exec(pkg, t, 0, &ops);
+        }
+        for p in self.pmus.iter() {
+            if is_msr(p.ops().box_type()) {
+                if let Err(e) = p.ops().init_box(pkg) {
+                    pr_warn!("{}: box init on package {} failed: {:?}\n", p.ops().name(), pkg, e);
+                }
+            }
+        }
+    }
+
+    /// Stops a package's uncore (its last CPU goes).
+    fn stop_package(&self, pkg: usize) {
+        let ops = program::global_exit(self.ctx.platform);
+        if let Some(t) = self.ctx.platform.types.first() {
+            let _ = self.ctx.backend.exec(pkg, t, 0, &ops);
+        }
+    }
+}
+
+impl HotplugOps for Core {
+    fn online(&self, cpu: u32) -> Result {
+        let pkg = cpu::package(cpu);
+        let Some(slot) = self.ctx.collectors.get(pkg) else {
+            return Ok(());
+        };
+        if slot.compare_exchange(-1, cpu as i32, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            cpu::set_collector(cpu, true);
+            self.start_package(pkg);
+        }
+        Ok(())
+    }
+
+    fn offline(&self, cpu: u32) -> Result {
+        let pkg = cpu::package(cpu);
+        let Some(slot) = self.ctx.collectors.get(pkg) else {
+            return Ok(());
+        };
+        if slot.load(Ordering::Acquire) != cpu as i32 {
+            return Ok(());
+        }
+        cpu::set_collector(cpu, false);
+        for p in self.pmus.iter() {
+            p.ops().cancel_timer(pkg);
+        }
+        match cpu::other_cpu_in_package(cpu) {
+            Some(target) => {
+                slot.store(target as i32, Ordering::Release);
+                cpu::set_collector(target, true);
+                for p in self.pmus.iter() {
+                    p.migrate(cpu, target);
+                }
+            }
+            None => {
+                slot.store(-1, Ordering::Release);
+                self.stop_package(pkg);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a box type is driven through MSRs (initialised per package).
+fn is_msr(t: &BoxType) -> bool {
+    matches!(t.space, Space::Msr { .. } | Space::Combined { .. })
+}
+
+/// The number of boxes of `t` the driver exposes.
+fn box_count(p: &Platform, t: &BoxType, backend: &Backend) -> usize {
+    let n = t.num_boxes as usize;
+    match (p.id, t.name) {
+        // Skylake: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060 §2.4.1).
+        (crate::hw::desc::PlatformId::Skylake, "cbox") => {
+            let v = backend.rdmsr(0, skl::CBO_CONFIG).unwrap_or(0) & 0xf;
+            (v.saturating_sub(1) as usize).min(n)
+        }
+        // One C-box per core on the EP and EX parts.
+        (_, "cbox") if matches!(backend, Backend::Hw) => n.min(cpu::cores_per_package() as usize),
+        _ => n,
+    }
+}
+
+fn pmu_name(t: &BoxType, i: usize, count: usize) -> Result<Name> {
+    let mut n = Name::new();
+    if count == 1 && !t.always_indexed {
+        write!(n, "uncore_{}", t.name).map_err(|_| EINVAL)?;
+    } else {
+        write!(n, "uncore_{}_{}", t.name, i).map_err(|_| EINVAL)?;
+    }
+    Ok(n)
+}
+
+/// The loaded driver.
+pub(crate) struct Driver {
+    // Field order is drop order: hotplug first (parks every package), then
+    // the simulation's debugfs files, then the PMUs.
+    _hotplug: Hotplug<Core>,
+    _sim: Option<sim::SimFiles>,
+    _core: Arc<Core>,
+}
+
+/// The `sim=` parameter: a platform and a socket count.
+struct SimArg {
+    platform: &'static Platform,
+    sockets: Option<usize>,
+}
+
+fn parse_sim(s: &str) -> Result<SimArg> {
+    let (name, sockets) = match s.split_once(':') {
+        Some((n, k)) => (n, Some(k.parse::<usize>().map_err(|_| EINVAL)?)),
+        None => (s, None),
+    };
+    let platform = platforms::by_name(name).ok_or(EINVAL)?;
+    Ok(SimArg { platform, sockets })
+}
+
+impl Driver {
+    /// Detects the platform (or takes `sim=`), registers every PMU and the
+    /// hotplug callbacks.
+    pub(crate) fn new() -> Result<Self> {
+        let packages = cpu::max_packages().max(1);
+        let sim = match crate::sys::params::sim() {
+            Some(s) => {
+                let s = s.to_str().map_err(|_| EINVAL)?;
+                let arg = parse_sim(s).inspect_err(|_| {
+                    pr_err!("sim={}: expected <platform>[:<sockets>] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400\n", s)
+                })?;
+                if let Some(n) = arg.sockets {
+                    if n != packages {
+                        pr_err!("sim={}: {} sockets asked for, but this machine has {} packages\n", s, n, packages);
+                        return Err(EINVAL);
+                    }
+                }
+                Some(arg.platform)
+            }
+            None => None,
+        };
+        let (platform, backend) = match sim {
+            Some(p) => {
+                let mut m = crate::sys::model::alloc_zeroed()?;
+                m.reset(p.id, packages);
+                pr_info!("simulating {} with {} socket(s)\n", p.description, packages);
+                (p, Backend::Sim(IrqLock::new(LockClass::Model, m)?))
+            }
+            None => (detect()?, Backend::Hw),
+        };
+        let mut collectors = KVec::with_capacity(packages, GFP_KERNEL)?;
+        let mut globals = KVec::with_capacity(packages, GFP_KERNEL)?;
+        for _ in 0..packages {
+            collectors.push(AtomicI32::new(-1), GFP_KERNEL)?;
+            globals.push(IrqLock::new(LockClass::Global, GlobalState::default())?, GFP_KERNEL)?;
+        }
+        let ctx = Arc::new(Ctx { platform, backend, packages, collectors, globals }, GFP_KERNEL)?;
+
+        // Refuse to load, with nothing registered, when a name is taken.
+        for t in platform.types.iter().filter(|t| is_msr(t)) {
+            let count = box_count(platform, t, &ctx.backend);
+            for i in 0..count {
+                let name = pmu_name(t, i, count)?;
+                if perf::name_taken(name.as_str()) {
+                    pr_err!("PMU {} exists already (is intel_uncore loaded? rmmod it first)\n", name.as_str());
+                    return Err(EBUSY);
+                }
+            }
+        }
+
+        let mut pmus = KVec::new();
+        for t in platform.types.iter().filter(|t| is_msr(t)) {
+            let count = box_count(platform, t, &ctx.backend);
+            for i in 0..count {
+                let name = pmu_name(t, i, count)?;
+                let up = UncorePmu::new(&ctx, t, i, name.as_str())?;
+                let pmu = register(up, t, i).inspect_err(|e| pr_err!("registering {} failed: {:?}\n", name.as_str(), e))?;
+                pmus.push(pmu, GFP_KERNEL)?;
+            }
+        }
+        let n_pmus = pmus.len();
+        let core = Arc::new(Core { ctx: ctx.clone(), pmus }, GFP_KERNEL)?;
+        let hotplug = Hotplug::new(c_str!("perf/x86/rust_uncore:online"), core.clone())?;
+        let sim_files = match &ctx.backend {
+            Backend::Sim(_) => Some(sim::SimFiles::new(core.clone())?),
+            Backend::Hw => None,
+        };
+        pr_info!("{}: {} PMUs on {} package(s)\n", platform.description, n_pmus, packages);
+        Ok(Driver { _hotplug: hotplug, _sim: sim_files, _core: core })
+    }
+}
+
+/// Registers `up` with its `format/` and `events/` files.
+fn register(up: Arc<UncorePmu>, t: &'static BoxType, i: usize) -> Result<Pmu<UncorePmu>> {
+    // Render the format strings ("config:0-7\n") into one buffer.
+    let mut text = KVec::<u8>::new();
+    let mut spans = KVec::<(usize, usize)>::new();
+    for f in t.formats {
+        let mut n = Name::new();
+        writeln!(n, "{}", f).map_err(|_| EINVAL)?;
+        let start = text.len();
+        text.extend_from_slice(n.as_str().as_bytes(), GFP_KERNEL)?;
+        spans.push((start, text.len()), GFP_KERNEL)?;
+    }
+    let text_str = core::str::from_utf8(&text).map_err(|_| EINVAL)?;
+    let mut formats = KVec::with_capacity(t.formats.len(), GFP_KERNEL)?;
+    for (f, &(a, b)) in t.formats.iter().zip(spans.iter()) {
+        formats.push(Attr { name: f.name, value: &text_str[a..b] }, GFP_KERNEL)?;
+    }
+    // Aliases; the fixed-counter alias only where the fixed counter exists.
+    let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || i == 0);
+    let mut names = KVec::<Name>::new();
+    let mut events = KVec::new();
+    for a in t.aliases {
+        if a.terms.starts_with("event=0xff") && !has_fixed {
+            continue;
+        }
+        events.push(Attr { name: a.name, value: a.terms }, GFP_KERNEL)?;
+        for (suffix, v) in [(".scale", a.scale), (".unit", a.unit)] {
+            if v.is_some() {
+                let mut n = Name::new();
+                write!(n, "{}{}", a.name, suffix).map_err(|_| EINVAL)?;
+                names.push(n, GFP_KERNEL)?;
+            }
+        }
+    }
+    // Second pass for the .scale/.unit files, whose names live in `names`.
+    let mut k = 0;
+    for a in t.aliases {
+        if a.terms.starts_with("event=0xff") && !has_fixed {
+            continue;
+        }
+        for v in [a.scale, a.unit].into_iter().flatten() {
+            events.push(Attr { name: names[k].as_str(), value: v }, GFP_KERNEL)?;
+            k += 1;
+        }
+    }
+    Pmu::register(up.name(), up.clone(), &formats, &events)
+}
+
+/// Picks the platform of the boot CPU, or refuses with `ENODEV`.
+fn detect() -> Result<&'static Platform> {
+    let id = cpu::boot_cpu();
+    if !id.intel {
+        pr_info!("not an Intel CPU; no uncore PMUs\n");
+        return Err(ENODEV);
+    }
+    if id.hypervisor {
+        pr_info!("running under a hypervisor, which does not expose the uncore; try sim=<platform>\n");
+        return Err(ENODEV);
+    }
+    platforms::for_cpu(id.family, id.model).ok_or_else(|| {
+        pr_info!("CPU family {} model {} has no supported uncore; try sim=<platform>\n", id.family, id.model);
+        ENODEV
+    })
+}

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! One perf PMU per box: event validation, counter scheduling and
+//! programming, counting, and the polling timer.
+//!
+//! Context: `add`, `del`, `start`, `stop` and the PMU enable/disable
+//! callbacks run on the package's collecting CPU with interrupts disabled;
+//! `read` runs on any CPU of the package; the timer runs on the collector
+//! in hard interrupt context. All of them take the box's IRQ-safe lock;
+//! none allocates or sleeps.
+
+use super::Ctx;
+use crate::hw::counter::delta;
+use crate::hw::desc::BoxType;
+use crate::hw::encode::{encode, Attr, Encoded, Kind};
+use crate::hw::poll;
+use crate::hw::program::{self, Ctr};
+use crate::hw::sched::{self, Want, MAX_EVENTS};
+use crate::hw::shared::{Choice, Shared};
+use crate::sys::cpu;
+use crate::sys::perf::{Event, PmuOps, EF_START, EF_UPDATE};
+use crate::sys::sync::{IrqLock, LockClass};
+use crate::sys::timer::{Timer, TimerHandler};
+use kernel::prelude::*;
+use kernel::sync::Arc;
+
+/// Most events one box holds at once (free-running readers included).
+const MAX_SLOTS: usize = 20;
+
+/// An event added to a box (kept small: the slots live in the box).
+#[derive(Clone, Copy)]
+struct Active {
+    ev: Event,
+    /// Control value, with the shared-register choice applied.
+    ctl: u64,
+    /// Counters it may use.
+    counters: u32,
+    /// The shared registers it holds.
+    held: Option<Choice>,
+    /// Its counter.
+    ctr: Ctr,
+    /// Counter value at the last update.
+    prev: u64,
+    /// Counting (between `start` and `stop`).
+    started: bool,
+}
+
+/// The state of one box (one PMU on one package), under its lock.
+struct BoxInner {
+    slots: [Option<Active>; MAX_SLOTS],
+    shared: Shared,
+    /// `pmu_disable` without its `pmu_enable` yet.
+    disabled: bool,
+    /// The box-level state last written: (running, enabled counters).
+    applied: Option<(bool, u32)>,
+}
+
+impl BoxInner {
+    fn find(&self, ev: Event) -> Option<usize> {
+        self.slots.iter().position(|s| s.is_some_and(|a| a.ev == ev))
+    }
+
+    fn started_mask(&self, t: &BoxType) -> u32 {
+        self.slots.iter().flatten().filter(|a| a.started).fold(0, |m, a| {
+            m | match a.ctr {
+                Ctr::General(j) => 1 << j,
+                Ctr::Fixed => 1 << t.fixed_index(),
+                Ctr::Free(_) => 0,
+            }
+        })
+    }
+}
+
+/// One box: a PMU's counters on one package.
+pub(crate) struct BoxState {
+    ctx: Arc<Ctx>,
+    ty: &'static BoxType,
+    index: usize,
+    pkg: usize,
+    inner: IrqLock<BoxInner>,
+}
+
+impl BoxState {
+    fn new(ctx: Arc<Ctx>, ty: &'static BoxType, index: usize, pkg: usize) -> Result<Arc<Self>> {
+        let inner = BoxInner { slots: [None; MAX_SLOTS], shared: Shared::default(), disabled: false, applied: None };
+        Ok(Arc::new(BoxState { ctx, ty, index, pkg, inner: IrqLock::new(LockClass::Box, inner)? }, GFP_KERNEL)?)
+    }
+
+    /// Adds the counts since the last update of `a` to its event.
+    fn update(&self, a: &mut Active) {
+        if let Ok(now) = self.ctx.backend.read_counter(self.pkg, self.ty, self.index, a.ctr) {
+            let width = program::counter_reg(self.ty, self.index, a.ctr).width;
+            a.ev.add_count(delta(a.prev, now, width));
+            a.prev = now;
+        }
+    }
+
+    /// Programs and starts `a`.
+    fn start_one(&self, inner: &mut BoxInner, k: usize) {
+        let Some(mut a) = inner.slots[k] else { return };
+        if a.started {
+            return;
+        }
+        let t = self.ty;
+        if !matches!(a.ctr, Ctr::Free(_)) {
+            let ops = program::event_enable(t, self.index, a.ctr, a.ctl, &inner.shared, a.held.as_ref(), false);
+            if self.ctx.backend.exec(self.pkg, t, self.index, &ops).is_err() {
+                return;
+            }
+        }
+        a.prev = self.ctx.backend.read_counter(self.pkg, t, self.index, a.ctr).unwrap_or(0);
+        a.started = true;
+        inner.slots[k] = Some(a);
+        self.apply_run(inner);
+    }
+
+    /// Stops `a`, adding its last counts when `update`.
+    fn stop_one(&self, inner: &mut BoxInner, k: usize, update: bool) {
+        let Some(mut a) = inner.slots[k] else { return };
+        if !a.started {
+            return;
+        }
+        if !matches!(a.ctr, Ctr::Free(_)) {
+            let ops = program::event_disable(self.ty, self.index, a.ctr, a.ctl);
+            // A failed write leaves the counter running; its count is still
+            // taken below, and the next start reprograms it.
+            let _ = self.ctx.backend.exec(self.pkg, self.ty, self.index, &ops);
+        }
+        if update {
+            self.update(&mut a);
+        }
+        a.started = false;
+        inner.slots[k] = Some(a);
+        self.apply_run(inner);
+    }
+
+    /// Writes the box-level run/freeze state for the started counters,
+    /// when it changed.
+    fn apply_run(&self, inner: &mut BoxInner) {
+        let state = (!inner.disabled, inner.started_mask(self.ty));
+        if inner.applied == Some(state) {
+            return;
+        }
+        let g = self.ctx.global(self.pkg);
+        let ops = program::box_run(self.ctx.platform, self.ty, self.index, state.0, state.1, &g);
+        if self.ctx.backend.exec(self.pkg, self.ty, self.index, &ops).is_ok() {
+            inner.applied = Some(state);
+        }
+    }
+
+    /// Forgets the box-level state written (after a box initialisation).
+    pub(crate) fn reset_applied(&self) {
+        self.inner.lock().applied = None;
+    }
+
+    fn any_started(inner: &BoxInner) -> bool {
+        inner.slots.iter().flatten().any(|a| a.started)
+    }
+}
+
+impl TimerHandler for BoxState {
+    fn fire(&self) -> bool {
+        if self.ctx.collector(self.pkg) != Some(cpu::this_cpu()) {
+            return false;
+        }
+        let mut inner = self.inner.lock();
+        let mut more = false;
+        for k in 0..MAX_SLOTS {
+            if let Some(mut a) = inner.slots[k] {
+                if a.started {
+                    self.update(&mut a);
+                    inner.slots[k] = Some(a);
+                    more = true;
+                }
+            }
+        }
+        more
+    }
+}
+
+/// A perf PMU: one box type instance, on every package.
+pub(crate) struct UncorePmu {
+    ctx: Arc<Ctx>,
+    ty: &'static BoxType,
+    index: usize,
+    /// Perf-visible name (`uncore_cbox_3`).
+    pub(crate) name: KVec<u8>,
+    boxes: KVec<Arc<BoxState>>,
+    timers: KVec<Timer<BoxState>>,
+    interval_ns: u64,
+}
+
+impl UncorePmu {
+    /// A PMU for box `index` of `ty` with one box per package.
+    pub(crate) fn new(ctx: &Arc<Ctx>, ty: &'static BoxType, index: usize, name: &str) -> Result<Arc<Self>> {
+        let mut boxes = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
+        let mut timers = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
+        for pkg in 0..ctx.packages {
+            let b = BoxState::new(ctx.clone(), ty, index, pkg)?;
+            timers.push(Timer::new(b.clone())?, GFP_KERNEL)?;
+            boxes.push(b, GFP_KERNEL)?;
+        }
+        let mut n = KVec::with_capacity(name.len(), GFP_KERNEL)?;
+        n.extend_from_slice(name.as_bytes(), GFP_KERNEL)?;
+        Ok(Arc::new(
+            UncorePmu { ctx: ctx.clone(), ty, index, name: n, boxes, timers, interval_ns: poll::interval_ns(ty) },
+            GFP_KERNEL,
+        )?)
+    }
+
+    /// The PMU name.
+    pub(crate) fn name(&self) -> &str {
+        core::str::from_utf8(&self.name).unwrap_or("uncore")
+    }
+
+    /// The box type.
+    pub(crate) fn box_type(&self) -> &'static BoxType {
+        self.ty
+    }
+
+    /// The box instance.
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// Stops the polling timer of package `pkg` (before its events move).
+    pub(crate) fn cancel_timer(&self, pkg: usize) {
+        if let Some(t) = self.timers.get(pkg) {
+            t.cancel();
+        }
+    }
+
+    /// Initialises the box of package `pkg` (on a CPU of that package).
+    pub(crate) fn init_box(&self, pkg: usize) -> Result {
+        let ops = program::box_init(self.ty, self.index);
+        self.ctx.backend.exec(pkg, self.ty, self.index, &ops)?;
+        if let Some(b) = self.boxes.get(pkg) {
+            b.reset_applied();
+        }
+        Ok(())
+    }
+
+    fn current_box(&self) -> Option<&Arc<BoxState>> {
+        self.boxes.get(cpu::package(cpu::this_cpu()))
+    }
+
+    fn attr(ev: Event) -> Attr {
+        let i = ev.info();
+        Attr { config: i.config, config1: i.config1, config2: i.config2 }
+    }
+
+    fn refuse(&self, why: core::fmt::Arguments<'_>) -> Error {
+        pr_debug!("{}: event refused: {}\n", self.name(), why);
+        EINVAL
+    }
+
+    /// Checks that `enc` and the other members of `ev`'s group fit this box
+    /// together (shared registers and counters).
+    fn validate_group(&self, ev: Event, enc: Encoded) -> Result {
+        let mut shared = Shared::default();
+        let mut wants = [Want { counters: 0, current: None }; MAX_EVENTS];
+        let mut n = 0;
+        let mut add = |e: Encoded| -> Result {
+            if shared.take(&e.shared).is_none() {
+                return Err(EINVAL);
+            }
+            if matches!(e.kind, Kind::FreeRunning(_)) {
+                return Ok(());
+            }
+            if n >= MAX_EVENTS {
+                return Err(EINVAL);
+            }
+            wants[n] = Want { counters: e.counters, current: None };
+            n += 1;
+            Ok(())
+        };
+        let mut members = Ok(());
+        ev.for_each_group_member(|m| {
+            match encode(self.ty, self.index, Self::attr(m)) {
+                Ok(e) => add(e),
+                Err(_) => {
+                    members = Err(EINVAL);
+                    Err(EINVAL)
+                }
+            }
+        })
+        .map_err(|_| self.refuse(format_args!("the group's events of this PMU need more shared registers than it has")))?;
+        members?;
+        add(enc).map_err(|_| self.refuse(format_args!("the group's filters conflict")))?;
+        let mut out = [0u8; MAX_EVENTS];
+        if !sched::assign(&wants[..n], &mut out) {
+            return Err(self.refuse(format_args!("the group does not fit the counters")));
+        }
+        Ok(())
+    }
+}
+
+impl PmuOps for UncorePmu {
+    fn event_init(&self, ev: Event) -> Result {
+        let info = ev.info();
+        if info.attr_type != info.pmu_type {
+            return Err(ENOENT);
+        }
+        if info.sampling {
+            return Err(self.refuse(format_args!("sampling is not supported")));
+        }
+        if info.per_task {
+            return Err(self.refuse(format_args!("per-task events are not supported")));
+        }
+        if info.excludes {
+            return Err(self.refuse(format_args!("exclude_* flags are not supported")));
+        }
+        if info.cpu < 0 {
+            return Err(self.refuse(format_args!("uncore events need a CPU (use -a or -C)")));
+        }
+        let pkg = cpu::package(info.cpu as u32);
+        let collector = self
+            .ctx
+            .collector(pkg)
+            .ok_or_else(|| self.refuse(format_args!("package {} has no online CPU", pkg)))?;
+        let attr = Attr { config: info.config, config1: info.config1, config2: info.config2 };
+        let enc = encode(self.ty, self.index, attr).map_err(|e| self.refuse(format_args!("{}", e)))?;
+        self.validate_group(ev, enc)?;
+        ev.set_cpu(collector);
+        Ok(())
+    }
+
+    fn add(&self, ev: Event, flags: u32) -> Result {
+        let b = self.current_box().ok_or(EINVAL)?;
+        let enc = encode(self.ty, self.index, Self::attr(ev)).map_err(|_| EINVAL)?;
+        let mut inner = b.inner.lock();
+        let free = inner.slots.iter().position(|s| s.is_none()).ok_or(EBUSY)?;
+        let choice = inner.shared.take(&enc.shared).ok_or(EBUSY)?;
+        // Place every counter-using event, the new one last.
+        let mut wants = [Want { counters: 0, current: None }; MAX_EVENTS];
+        let mut who = [usize::MAX; MAX_EVENTS];
+        let mut n = 0;
+        for (k, a) in inner.slots.iter().enumerate() {
+            if let Some(a) = a {
+                let current = match a.ctr {
+                    Ctr::General(j) => j,
+                    Ctr::Fixed => self.ty.fixed_index(),
+                    Ctr::Free(_) => continue,
+                };
+                if n < MAX_EVENTS {
+                    wants[n] = Want { counters: a.counters, current: Some(current) };
+                    who[n] = k;
+                    n += 1;
+                }
+            }
+        }
+        let new_ctr = if let Kind::FreeRunning(j) = enc.kind {
+            Some(Ctr::Free(j))
+        } else if n < MAX_EVENTS {
+            wants[n] = Want { counters: enc.counters, current: None };
+            who[n] = free;
+            n += 1;
+            None
+        } else {
+            inner.shared.release(&enc.shared, choice);
+            return Err(EBUSY);
+        };
+        let mut out = [0u8; MAX_EVENTS];
+        if new_ctr.is_none() && !sched::assign(&wants[..n], &mut out) {
+            inner.shared.release(&enc.shared, choice);
+            return Err(EBUSY);
+        }
+        let to_ctr = |c: u8| if c == self.ty.fixed_index() { Ctr::Fixed } else { Ctr::General(c) };
+        // Move running events whose counter changed.
+        let mut restart = [false; MAX_SLOTS];
+        if new_ctr.is_none() {
+            for i in 0..n - 1 {
+                let k = who[i];
+                let Some(a) = inner.slots[k] else { continue };
+                let c = to_ctr(out[i]);
+                if a.ctr != c {
+                    restart[k] = a.started;
+                    b.stop_one(&mut inner, k, true);
+                    if let Some(mut a) = inner.slots[k] {
+                        a.ctr = c;
+                        inner.slots[k] = Some(a);
+                    }
+                }
+            }
+        }
+        let ctr = new_ctr.unwrap_or_else(|| to_ctr(out[n - 1]));
+        let held = (!enc.shared.is_none()).then(|| enc.shared.choices()[choice as usize]);
+        let ctl = enc.ctl_for(choice);
+        inner.slots[free] = Some(Active { ev, ctl, counters: enc.counters, held, ctr, prev: 0, started: false });
+        for (k, r) in restart.iter().enumerate() {
+            if *r {
+                b.start_one(&mut inner, k);
+            }
+        }
+        if flags & EF_START != 0 {
+            let first = !BoxState::any_started(&inner);
+            b.start_one(&mut inner, free);
+            if first {
+                drop(inner);
+                self.timers[b.pkg].start(self.interval_ns);
+            }
+        }
+        Ok(())
+    }
+
+    fn del(&self, ev: Event, _flags: u32) {
+        let Some(b) = self.current_box() else { return };
+        let mut inner = b.inner.lock();
+        let Some(k) = inner.find(ev) else { return };
+        b.stop_one(&mut inner, k, true);
+        if let Some(Active { held: Some(c), .. }) = inner.slots[k].take() {
+            inner.shared.release_choice(&c);
+        }
+    }
+
+    fn start(&self, ev: Event, _flags: u32) {
+        let Some(b) = self.current_box() else { return };
+        let mut inner = b.inner.lock();
+        let Some(k) = inner.find(ev) else { return };
+        let first = !BoxState::any_started(&inner);
+        b.start_one(&mut inner, k);
+        drop(inner);
+        if first {
+            self.timers[b.pkg].start(self.interval_ns);
+        }
+    }
+
+    fn stop(&self, ev: Event, flags: u32) {
+        let Some(b) = self.current_box() else { return };
+        let mut inner = b.inner.lock();
+        if let Some(k) = inner.find(ev) {
+            b.stop_one(&mut inner, k, flags & EF_UPDATE != 0);
+        }
+        // The timer stops by itself when it finds nothing started.
+    }
+
+    fn read(&self, ev: Event) {
+        let Some(b) = self.current_box() else { return };
+        let mut inner = b.inner.lock();
+        if let Some(k) = inner.find(ev) {
+            if let Some(mut a) = inner.slots[k] {
+                if a.started {
+                    b.update(&mut a);
+                    inner.slots[k] = Some(a);
+                }
+            }
+        }
+    }
+
+    fn enable(&self) {
+        let Some(b) = self.current_box() else { return };
+        if self.ctx.collector(b.pkg) != Some(cpu::this_cpu()) {
+            return;
+        }
+        let mut inner = b.inner.lock();
+        inner.disabled = false;
+        b.apply_run(&mut inner);
+    }
+
+    fn disable(&self) {
+        let Some(b) = self.current_box() else { return };
+        if self.ctx.collector(b.pkg) != Some(cpu::this_cpu()) {
+            return;
+        }
+        let mut inner = b.inner.lock();
+        inner.disabled = true;
+        b.apply_run(&mut inner);
+    }
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The simulation's debugfs interface (root only, mode 0600), in
+//! `/sys/kernel/debug/rust_uncore/`:
+//!
+//! - `inject` (write): one occurrence per line,
+//!   `pmu=<name> [socket=<n>] event=<sel> [umask=<m>] [count=<cycles>]
+//!   [inc=<per cycle>] [tid=..] [nid=..] [state=..] [opc=..] [freq=..]
+//!   [occ_sel=..] [packet=..] [counter=..] [sub=..]`: the simulated box
+//!   sees `count` cycles of the event (see the model's documentation for
+//!   what counts). `event=0xff` is the box's clock (its fixed counter).
+//! - `regs` (read): every box's registers on every socket.
+
+use super::backend::Backend;
+use super::Core;
+use crate::hw::model::{Occurrence, Props};
+use crate::hw::terms::parse_number;
+use crate::sys::debugfs::{Debugfs, DebugfsOps, Writer};
+use core::fmt::Write;
+use kernel::c_str;
+use kernel::prelude::*;
+use kernel::sync::Arc;
+
+/// File numbers.
+const INJECT: u32 = 0;
+const REGS: u32 = 1;
+
+/// The debugfs directory of the simulation.
+pub(crate) struct SimFiles {
+    _dir: Debugfs<Core>,
+}
+
+impl SimFiles {
+    pub(crate) fn new(core: Arc<Core>) -> Result<Self> {
+        let mut dir = Debugfs::new(c_str!("rust_uncore"), core)?;
+        dir.add::<INJECT>(c_str!("inject"))?;
+        dir.add::<REGS>(c_str!("regs"))?;
+        Ok(SimFiles { _dir: dir })
+    }
+}
+
+fn num(v: &str) -> Result<u64> {
+    parse_number(v).ok_or(EINVAL)
+}
+
+impl Core {
+    fn inject_line(&self, line: &str) -> Result {
+        let Backend::Sim(model) = &self.ctx.backend else { return Err(ENODEV) };
+        let mut pmu = None;
+        let mut socket = 0usize;
+        let mut occ = Occurrence { cycles: 1, inc: 1, ..Occurrence::default() };
+        let mut have_event = false;
+        for kv in line.split_whitespace() {
+            let (k, v) = kv.split_once('=').ok_or(EINVAL)?;
+            let p: &mut Props = &mut occ.props;
+            match k {
+                "pmu" => pmu = Some(v),
+                "socket" => socket = num(v)? as usize,
+                "event" => {
+                    occ.event = num(v)? as u16;
+                    have_event = true;
+                }
+                "umask" => occ.umask = num(v)? as u8,
+                "count" => occ.cycles = num(v)?,
+                "inc" => occ.inc = num(v)? as u32,
+                "tid" => p.tid = Some(num(v)? as u8),
+                "nid" => p.nid = Some(num(v)? as u8),
+                "state" => p.state = Some(num(v)? as u8),
+                "opc" => p.opc = Some(num(v)? as u16),
+                "freq" => p.freq = Some(num(v)? as u8),
+                "occ_sel" => p.occ_sel = Some(num(v)? as u8),
+                "packet" => p.packet = Some(num(v)?),
+                "counter" => p.counter = Some(num(v)? as u8),
+                "sub" => p.sub = Some(num(v)?),
+                _ => {
+                    pr_debug!("inject: unknown key {}\n", k);
+                    return Err(EINVAL);
+                }
+            }
+        }
+        let name = pmu.ok_or(EINVAL)?;
+        if !have_event || socket >= self.ctx.packages {
+            return Err(EINVAL);
+        }
+        let p = self.pmus.iter().find(|p| p.ops().name() == name).ok_or(ENOENT)?;
+        let t = p.ops().box_type();
+        model.lock().inject(socket, t.name, p.ops().index() as u8, &occ).map_err(|_| EINVAL)?;
+        Ok(())
+    }
+
+    fn dump_regs(&self, out: &mut Writer<'_>) -> Result {
+        let Backend::Sim(model) = &self.ctx.backend else { return Err(ENODEV) };
+        let m = model.lock();
+        let desc = m.desc();
+        for s in 0..m.n_sockets {
+            let Ok(sock) = m.socket(s) else { continue };
+            writeln!(out, "socket {} global_ctl {:#x} global_status {:#x} pmis {}", s, sock.global_ctl, sock.global_status, sock.pmis)
+                .map_err(|_| ENOSPC)?;
+            for b in &sock.boxes[..sock.n_boxes] {
+                let name = desc.types.get(b.ty as usize).map_or("qpi_filter", |t| t.name);
+                write!(out, "socket {} {}_{} box_ctl {:#x} status {:#x}", s, name, b.index, b.box_ctl, b.status).map_err(|_| ENOSPC)?;
+                for c in &b.ctrs[..b.n as usize] {
+                    write!(out, " {:#x}:{:#x}", c.ctl, c.value).map_err(|_| ENOSPC)?;
+                }
+                if b.has_fixed {
+                    write!(out, " fixed {:#x}:{:#x}", b.fixed.ctl, b.fixed.value).map_err(|_| ENOSPC)?;
+                }
+                writeln!(out).map_err(|_| ENOSPC)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl DebugfsOps for Core {
+    fn read(&self, file: u32, out: &mut Writer<'_>) -> Result {
+        match file {
+            REGS => self.dump_regs(out),
+            _ => Err(EINVAL),
+        }
+    }
+
+    fn write(&self, file: u32, input: &str) -> Result {
+        match file {
+            INJECT => {
+                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    self.inject_line(line)?;
+                }
+                Ok(())
+            }
+            _ => Err(EINVAL),
+        }
+    }
+}
