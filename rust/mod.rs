@@ -17,3 +17,13 @@ pub(crate) mod params;
 pub(crate) mod perf;
 pub(crate) mod sync;
 pub(crate) mod timer;
+
+/// Prints a kernel message at debug level (`KERN_DEBUG`), unconditionally:
+/// 6.12's `pr_debug!` prints only with Rust debug assertions enabled, but
+/// refusals of events must be explained on every kernel.
+macro_rules! pr_dbg {
+    ($($arg:tt)*) => (
+        kernel::print_macro!(kernel::print::format_strings::DEBUG, false, $($arg)*)
+    )
+}
+pub(crate) use pr_dbg;

@@ -250,7 +250,7 @@ impl UncorePmu {
     }
 
     fn refuse(&self, why: core::fmt::Arguments<'_>) -> Error {
-        pr_debug!("{}: event refused: {}\n", self.name(), why);
+        crate::sys::pr_dbg!("{}: event refused: {}\n", self.name(), why);
         EINVAL
     }
 

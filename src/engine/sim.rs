@@ -73,7 +73,7 @@ impl Core {
                 "counter" => p.counter = Some(num(v)? as u8),
                 "sub" => p.sub = Some(num(v)?),
                 _ => {
-                    pr_debug!("inject: unknown key {}\n", k);
+                    crate::sys::pr_dbg!("inject: unknown key {}\n", k);
                     return Err(EINVAL);
                 }
             }

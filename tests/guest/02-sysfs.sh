@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The sysfs tree of every simulated platform on 1, 2 and 4 sockets: every
+# PMU, its format/ and events/ files byte for byte, and cpumask with one
+# CPU per socket.
+#
+# guest: sim=snbep cpu=SandyBridge,model=45,-hypervisor smp=2,sockets=1,cores=2
+# guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: sim=ivbep:4 cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=4,cores=1
+# guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: sim=nhmex cpu=Nehalem,model=46,-hypervisor smp=2,sockets=1,cores=2
+# guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: sim=xeon7400:2 cpu=Penryn,model=29,-hypervisor smp=2,sockets=2,cores=1
+. /tests/lib.sh
+
+p=$(platform)
+check_eq "PMUs of $p" "$(pmus)" "$(expected_msr_pmus "$p" "$(full_cboxes "$p")")"
+
+# cpumask: the first CPU of each socket (compared as expanded lists).
+want=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	echo "$(cat "$c/topology/physical_package_id") ${c##*cpu}"
+done | sort -n -k1,1 -k2,2 | awk '!seen[$1]++ { print $2 }' | sort -n | tr '\n' ',' | sed 's/,$//')
+bad=""
+for pmu in $(pmus); do
+	[ "$(expand_list "$(cat "$DEV/$pmu/cpumask")")" = "$want" ] || bad="$bad $pmu"
+done
+check_eq "cpumask of every PMU is one CPU per socket ($want)" "$bad" ""
+
+# fmt PMU FIELD: content of a format file.
+fmt() { cat "$DEV/$1/format/$2"; }
+# fmts PMU: "name=value" of every format file, sorted, one line.
+fmts() { for f in "$DEV/$1"/format/*; do printf '%s=%s ' "${f##*/}" "$(cat "$f")"; done | sed 's/ $//'; }
+evs() { for f in "$DEV/$1"/events/*; do [ -e "$f" ] && printf '%s=%s ' "${f##*/}" "$(cat "$f")"; done | sed 's/ $//'; }
+
+case "$p" in
+snbep)
+	check_eq "cbox format" "$(fmts uncore_cbox_0)" "edge=config:18 event=config:0-7 filter_nid=config1:10-17 filter_opc=config1:23-31 filter_state=config1:18-22 filter_tid=config1:0-4 inv=config:23 thresh=config:24-31 tid_en=config:19 umask=config:8-15"
+	check_eq "pcu format (occ_edge is bit 31, event has bit 21)" "$(fmts uncore_pcu)" "edge=config:18 event=config:0-7,21 filter_band0=config1:0-7 filter_band1=config1:8-15 filter_band2=config1:16-23 filter_band3=config1:24-31 inv=config:23 occ_edge=config:31 occ_invert=config:30 occ_sel=config:14-15 thresh=config:24-28"
+	check_eq "ubox format" "$(fmts uncore_ubox)" "edge=config:18 event=config:0-7 inv=config:23 thresh=config:24-28 umask=config:8-15"
+	check_eq "ubox events" "$(evs uncore_ubox)" ""
+	;;
+ivbep)
+	check_eq "cbox format (no inv)" "$(fmts uncore_cbox_14)" "edge=config:18 event=config:0-7 filter_c6=config1:61 filter_isoc=config1:63 filter_link=config1:5-8 filter_nc=config1:62 filter_nid=config1:32-47 filter_opc=config1:52-60 filter_state=config1:17-22 filter_tid=config1:0-4 thresh=config:24-31 tid_en=config:19 umask=config:8-15"
+	check_eq "ubox format (no inv)" "$(fmts uncore_ubox)" "edge=config:18 event=config:0-7 thresh=config:24-28 umask=config:8-15"
+	;;
+wsmex | nhmex)
+	check_eq "wbox events" "$(evs uncore_wbox)" "clockticks=event=0xff,umask=0"
+	check_eq "bbox format" "$(fmts uncore_bbox_1)" "counter=config:6-7 event=config:1-5 mask=config2:0-63 match=config1:0-63"
+	check_eq "rbox format" "$(fmts uncore_rbox_0)" "event=config:1-5 iperf_cfg=config1:0-31 qlx_cfg=config1:0-15 xbr_mask=config2:0-63 xbr_match=config1:0-63 xbr_mm_cfg=config:32-63"
+	check_eq "ubox format" "$(fmts uncore_ubox)" "edge=config:18 event=config:0-7"
+	check_eq "mbox format" "$(fmts uncore_mbox_0)" "count_mode=config:2-3 dsp=config1:0-31 filter_cfg_en=config2:63 filter_mask=config2:34-61 filter_match=config2:0-33 flag_mode=config:7 fvc=config1:0-31 inc_sel=config:9-13 iss=config1:0-31 map=config1:0-31 pgt=config1:0-31 pld=config1:32-63 set_flag_sel=config:19-21 storage_mode=config:4-5 thr=config1:0-31"
+	if [ "$p" = wsmex ]; then fvc=0x5000; else fvc=0x2800; fi
+	check_eq "mbox bbox_cmds_read" "$(cat $DEV/uncore_mbox_0/events/bbox_cmds_read)" "inc_sel=0xd,fvc=$fvc"
+	check_eq "rbox qpi0_flit_send" "$(cat $DEV/uncore_rbox_1/events/qpi0_flit_send)" "event=0x0,iperf_cfg=0x80000000"
+	;;
+skl)
+	check_eq "cbox format" "$(fmts uncore_cbox_0)" "cmask=config:24-28 edge=config:18 event=config:0-7 inv=config:23 umask=config:8-15"
+	check_eq "clockticks only on cbox_0" "$(evs uncore_cbox_0)|$(evs uncore_cbox_1)" "clockticks=event=0xff,umask=0x00|"
+	;;
+xeon7400)
+	check_eq "gbsq format" "$(fmts uncore_gbsq)" "agent_select=config:32-35 core_module_select=config:54-55 cross_snoop=config:58 data_flow=config:36-37 fill_eviction=config:56-57 l3_state=config:47-53 snoop_match=config:44-46 type_match=config:38-43"
+	check_eq "fsb format" "$(fmts uncore_fsb)" "fsb_submask=config:32-57"
+	;;
+esac
+
+# perf parses every format file: one event per PMU type naming every term
+# (set to zero) opens.
+bad=""
+for pmu in $(pmus | tr ' ' '\n' | awk '{ t = $0; sub(/_[0-9]+$/, "", t) } !seen[t]++'); do
+	spec=$(sample "$pmu")
+	terms=${spec%%|*}
+	for f in "$DEV/$pmu"/format/*; do
+		t=${f##*/}
+		case ",$terms," in *",$t="*) ;; *) terms="$terms,$t=0" ;; esac
+	done
+	evs="$evs,$pmu/$terms/"
+done
+check "perf accepts every format term" sh -c "perf stat -a -e '${evs#,}' -- true >/dev/null 2>&1"
+check "rmmod" unload
+check_eq "no PMU left" "$(pmus)" ""
+done_testing
