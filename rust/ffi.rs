@@ -44,6 +44,37 @@ pub(crate) struct RuDebugfs {
     _opaque: [u8; 0],
 }
 
+/// Opaque `struct pci_dev`.
+#[repr(C)]
+pub(crate) struct PciDevRaw {
+    _opaque: [u8; 0],
+}
+
+/// Opaque `struct ru_pci_driver`.
+#[repr(C)]
+pub(crate) struct RuPciDriver {
+    _opaque: [u8; 0],
+}
+
+/// Mirror of `struct ru_pci_ops`.
+#[repr(C)]
+pub(crate) struct RuPciOps {
+    pub(crate) probe: Option<
+        unsafe extern "C" fn(data: *mut c_void, pdev: *mut PciDevRaw, vendor: u16, device: u16, domain: u32, bus: u32, devfn: u32) -> c_int,
+    >,
+    pub(crate) remove: Option<unsafe extern "C" fn(data: *mut c_void, pdev: *mut PciDevRaw)>,
+}
+
+/// Mirror of `struct ru_ubox`.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct RuUbox {
+    pub(crate) domain: u32,
+    pub(crate) bus: u32,
+    pub(crate) nodeid: u32,
+    pub(crate) gidnidmap: u32,
+}
+
 /// Mirror of `struct ru_cpu_id`.
 #[repr(C)]
 #[derive(Default)]
@@ -150,6 +181,17 @@ extern "C" {
         f: Option<unsafe extern "C" fn(ctx: *mut c_void, sib: *mut PerfEvent) -> c_int>,
         ctx: *mut c_void,
     ) -> c_int;
+
+    pub(crate) fn ru_pci_register(ops: *const RuPciOps, data: *mut c_void, err: *mut c_int) -> *mut RuPciDriver;
+    pub(crate) fn ru_pci_unregister(d: *mut RuPciDriver);
+    pub(crate) fn ru_pci_read32(pdev: *mut PciDevRaw, off: u32, val: *mut u32) -> c_int;
+    pub(crate) fn ru_pci_write32(pdev: *mut PciDevRaw, off: u32, val: u32) -> c_int;
+    pub(crate) fn ru_pci_uboxes(device: u16, out: *mut RuUbox, max: c_uint) -> c_int;
+    pub(crate) fn ru_phys_to_logical_pkg(phys: c_uint) -> c_int;
+
+    pub(crate) fn ru_ioremap(phys: u64, size: u64) -> *mut c_void;
+    pub(crate) fn ru_iounmap(addr: *mut c_void);
+    pub(crate) fn ru_readl(addr: *mut c_void, off: u32) -> u32;
 
     pub(crate) fn ru_debugfs_create(dir: *const c_char) -> *mut RuDebugfs;
     pub(crate) fn ru_debugfs_add(d: *mut RuDebugfs, name: *const c_char, ops: *const RuDebugfsOps, data: *mut c_void) -> c_int;

@@ -30,7 +30,7 @@ unsafe impl<T: Send> Sync for IrqLock<T> {}
 unsafe impl<T: Send> Send for IrqLock<T> {}
 
 /// Lockdep classes: locks of one class are never nested; the nesting order
-/// is `Box` -> `Global` -> `Model`.
+/// is `Box` -> `Global` -> `Pci` -> `Model`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LockClass {
     /// A box's state.
@@ -39,6 +39,10 @@ pub(crate) enum LockClass {
     Global = 1,
     /// The simulation's register model.
     Model = 2,
+    /// The registry of PCI functions.
+    Pci = 3,
+    /// A slot handing an object to a callback.
+    Slot = 4,
 }
 
 impl<T> IrqLock<T> {

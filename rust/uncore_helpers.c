@@ -16,6 +16,9 @@
 #include <linux/uaccess.h>
 #include <linux/namei.h>
 #include <linux/topology.h>
+#include <linux/pci.h>
+#include <linux/io.h>
+#include <asm/cpu_device_id.h>
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
@@ -115,7 +118,8 @@ struct ru_lock {
 
 static struct lock_class_key ru_lock_keys[RU_LOCK_CLASSES];
 static const char *const ru_lock_names[RU_LOCK_CLASSES] = {
-	"rust_uncore:box", "rust_uncore:global", "rust_uncore:model", "rust_uncore:other",
+	"rust_uncore:box", "rust_uncore:global", "rust_uncore:model", "rust_uncore:pci",
+	"rust_uncore:slot",
 };
 
 struct ru_lock *ru_lock_alloc(unsigned int lock_class)
@@ -671,4 +675,172 @@ void ru_debugfs_remove(struct ru_debugfs *d)
 		return;
 	debugfs_remove_recursive(d->dir);
 	kfree(d);
+}
+
+/* ---- Device tables (module aliases) ---- */
+
+/*
+ * The CPUs the module drives. Must match the platform tables of
+ * src/hw/platforms/ (a host test compares them).
+ */
+static const struct x86_cpu_id ru_cpu_ids[] = {
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 45, NULL),	/* Sandy Bridge-EP */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 62, NULL),	/* Ivy Bridge-EP */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 46, NULL),	/* Nehalem-EX */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 47, NULL),	/* Westmere-EX */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 78, NULL),	/* Skylake mobile */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 94, NULL),	/* Skylake desktop */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 15, 6, NULL),	/* Xeon 7100 */
+	X86_MATCH_VENDOR_FAM_MODEL(INTEL, 6, 29, NULL),	/* Xeon 7400 */
+	{}
+};
+MODULE_DEVICE_TABLE(x86cpu, ru_cpu_ids);
+
+/*
+ * The uncore PCI functions the module binds. Must match src/hw/pci.rs (a
+ * host test compares them); which box a function is, is decided there.
+ */
+static const struct pci_device_id ru_pci_ids[] = {
+	/* Sandy Bridge-EP */
+	{ PCI_VDEVICE(INTEL, 0x3c46) }, { PCI_VDEVICE(INTEL, 0x3cb0) }, { PCI_VDEVICE(INTEL, 0x3cb1) },
+	{ PCI_VDEVICE(INTEL, 0x3cb4) }, { PCI_VDEVICE(INTEL, 0x3cb5) }, { PCI_VDEVICE(INTEL, 0x3c41) },
+	{ PCI_VDEVICE(INTEL, 0x3c42) }, { PCI_VDEVICE(INTEL, 0x3c43) }, { PCI_VDEVICE(INTEL, 0x3c44) },
+	{ PCI_VDEVICE(INTEL, 0x3c45) }, { PCI_VDEVICE(INTEL, 0x3c86) }, { PCI_VDEVICE(INTEL, 0x3c96) },
+	/* Ivy Bridge-EP */
+	{ PCI_VDEVICE(INTEL, 0x0e30) }, { PCI_VDEVICE(INTEL, 0x0e38) }, { PCI_VDEVICE(INTEL, 0x0eb4) },
+	{ PCI_VDEVICE(INTEL, 0x0eb5) }, { PCI_VDEVICE(INTEL, 0x0eb0) }, { PCI_VDEVICE(INTEL, 0x0eb1) },
+	{ PCI_VDEVICE(INTEL, 0x0ef4) }, { PCI_VDEVICE(INTEL, 0x0ef5) }, { PCI_VDEVICE(INTEL, 0x0ef0) },
+	{ PCI_VDEVICE(INTEL, 0x0ef1) }, { PCI_VDEVICE(INTEL, 0x0e39) }, { PCI_VDEVICE(INTEL, 0x0e32) },
+	{ PCI_VDEVICE(INTEL, 0x0e33) }, { PCI_VDEVICE(INTEL, 0x0e3a) }, { PCI_VDEVICE(INTEL, 0x0e34) },
+	{ PCI_VDEVICE(INTEL, 0x0e36) }, { PCI_VDEVICE(INTEL, 0x0e37) }, { PCI_VDEVICE(INTEL, 0x0e3e) },
+	{ PCI_VDEVICE(INTEL, 0x0e86) }, { PCI_VDEVICE(INTEL, 0x0e96) },
+	/* Skylake client host bridges (IMC counters in MCHBAR) */
+	{ PCI_VDEVICE(INTEL, 0x190c) }, { PCI_VDEVICE(INTEL, 0x1904) }, { PCI_VDEVICE(INTEL, 0x1900) },
+	{ PCI_VDEVICE(INTEL, 0x1910) }, { PCI_VDEVICE(INTEL, 0x190f) }, { PCI_VDEVICE(INTEL, 0x191f) },
+	{ PCI_VDEVICE(INTEL, 0x1918) },
+	{}
+};
+MODULE_DEVICE_TABLE(pci, ru_pci_ids);
+
+/* ---- PCI driver ---- */
+
+struct ru_pci_driver {
+	struct pci_driver drv;
+	const struct ru_pci_ops *ops;
+	void *data;
+};
+
+/* One driver at a time: probe and remove find it here. */
+static struct ru_pci_driver *ru_pci_current;
+
+static int ru_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct ru_pci_driver *d = ru_pci_current;
+
+	if (!d)
+		return -ENODEV;
+	return d->ops->probe(d->data, pdev, pdev->vendor, pdev->device, pci_domain_nr(pdev->bus),
+			     pdev->bus->number, pdev->devfn);
+}
+
+static void ru_pci_remove(struct pci_dev *pdev)
+{
+	struct ru_pci_driver *d = ru_pci_current;
+
+	if (d)
+		d->ops->remove(d->data, pdev);
+}
+
+struct ru_pci_driver *ru_pci_register(const struct ru_pci_ops *ops, void *data, int *err)
+{
+	struct ru_pci_driver *d;
+
+	if (ru_pci_current) {
+		*err = -EBUSY;
+		return NULL;
+	}
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	d->ops = ops;
+	d->data = data;
+	d->drv.name = "rust_uncore";
+	d->drv.id_table = ru_pci_ids;
+	d->drv.probe = ru_pci_probe;
+	d->drv.remove = ru_pci_remove;
+	ru_pci_current = d;
+	*err = pci_register_driver(&d->drv);
+	if (*err) {
+		ru_pci_current = NULL;
+		kfree(d);
+		return NULL;
+	}
+	return d;
+}
+
+void ru_pci_unregister(struct ru_pci_driver *d)
+{
+	if (!d)
+		return;
+	pci_unregister_driver(&d->drv);
+	ru_pci_current = NULL;
+	kfree(d);
+}
+
+int ru_pci_read32(struct pci_dev *pdev, u32 off, u32 *val)
+{
+	return pcibios_err_to_errno(pci_read_config_dword(pdev, off, val));
+}
+
+int ru_pci_write32(struct pci_dev *pdev, u32 off, u32 val)
+{
+	return pcibios_err_to_errno(pci_write_config_dword(pdev, off, val));
+}
+
+int ru_pci_uboxes(u16 device, struct ru_ubox *out, unsigned int max)
+{
+	struct pci_dev *pdev = NULL;
+	unsigned int n = 0;
+	int err;
+
+	while ((pdev = pci_get_device(PCI_VENDOR_ID_INTEL, device, pdev)) != NULL) {
+		if (n >= max)
+			continue;
+		out[n].domain = pci_domain_nr(pdev->bus);
+		out[n].bus = pdev->bus->number;
+		err = pci_read_config_dword(pdev, 0x40, &out[n].nodeid);
+		if (!err)
+			err = pci_read_config_dword(pdev, 0x54, &out[n].gidnidmap);
+		if (err) {
+			pci_dev_put(pdev);
+			return pcibios_err_to_errno(err);
+		}
+		n++;
+	}
+	return n;
+}
+
+int ru_phys_to_logical_pkg(unsigned int phys)
+{
+	return topology_phys_to_logical_pkg(phys);
+}
+
+/* ---- MMIO ---- */
+
+void *ru_ioremap(u64 phys, u64 size)
+{
+	return (__force void *)ioremap(phys, size);
+}
+
+void ru_iounmap(void *addr)
+{
+	if (addr)
+		iounmap((__force void __iomem *)addr);
+}
+
+u32 ru_readl(void *addr, u32 off)
+{
+	return readl((__force void __iomem *)addr + off);
 }

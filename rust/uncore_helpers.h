@@ -44,7 +44,7 @@ int ru_rdmsr_on_cpu(unsigned int cpu, u32 msr, u64 *val);
 int ru_wrmsr_on_cpu(unsigned int cpu, u32 msr, u64 val);
 
 /* An IRQ-safe raw spinlock, of one of RU_LOCK_CLASSES lockdep classes. */
-#define RU_LOCK_CLASSES 4
+#define RU_LOCK_CLASSES 5
 struct ru_lock;
 struct ru_lock *ru_lock_alloc(unsigned int lock_class);
 void ru_lock_free(struct ru_lock *lock);
@@ -121,5 +121,30 @@ struct ru_debugfs;
 struct ru_debugfs *ru_debugfs_create(const char *dir);
 int ru_debugfs_add(struct ru_debugfs *d, const char *name, const struct ru_debugfs_ops *ops, void *data);
 void ru_debugfs_remove(struct ru_debugfs *d);
+
+/* PCI: a driver for the uncore devices of the static ID table. */
+struct pci_dev;
+struct ru_pci_ops {
+	int (*probe)(void *data, struct pci_dev *pdev, u16 vendor, u16 device, u32 domain, u32 bus, u32 devfn);
+	void (*remove)(void *data, struct pci_dev *pdev);
+};
+struct ru_pci_driver;
+struct ru_pci_driver *ru_pci_register(const struct ru_pci_ops *ops, void *data, int *err);
+void ru_pci_unregister(struct ru_pci_driver *d);
+int ru_pci_read32(struct pci_dev *pdev, u32 off, u32 *val);
+int ru_pci_write32(struct pci_dev *pdev, u32 off, u32 val);
+struct ru_ubox {
+	u32 domain;
+	u32 bus;
+	u32 nodeid;
+	u32 gidnidmap;
+};
+int ru_pci_uboxes(u16 device, struct ru_ubox *out, unsigned int max);
+int ru_phys_to_logical_pkg(unsigned int phys);
+
+/* MMIO windows. */
+void *ru_ioremap(u64 phys, u64 size);
+void ru_iounmap(void *addr);
+u32 ru_readl(void *addr, u32 off);
 
 #endif /* RUST_UNCORE_HELPERS_H */

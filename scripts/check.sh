@@ -55,6 +55,11 @@ fi
 note "module build (CLIPPY=1) against the test kernel"
 if make -s KDIR="$kdir" CLIPPY=1 >/tmp/rust-uncore-build.log 2>&1 && [ -f rust_uncore.ko ]; then
 	pass 1
+	note "module aliases"
+	out=$(tests/host/modinfo.sh rust_uncore.ko)
+	printf '%s\n' "$out" | sed 's/^/   /'
+	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
+	while IFS= read -r l; do fail "modinfo: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
 else
 	cat /tmp/rust-uncore-build.log
 	fail "module build"

@@ -3,10 +3,14 @@
 //! Where the driver's register accesses go: the hardware, or the register
 //! model of the simulated platform (`sim=`).
 //!
-//! On hardware every access is a local MSR access: the engine only touches a
-//! package's registers from a CPU of that package (the collector, the CPU
-//! being hotplugged, or a CPU of the package reading its events).
+//! On hardware every MSR access is local: the engine only touches a
+//! package's MSRs from a CPU of that package (the collector, the CPU being
+//! hotplugged, or a CPU of the package reading its events). PCI
+//! configuration space and MMIO go to the functions the PCI driver bound,
+//! looked up in the registry; the simulation checks the same registry for
+//! presence and then reads the model.
 
+use super::Ctx;
 use crate::hw::counter::read_split;
 use crate::hw::desc::BoxType;
 use crate::hw::model::Model;
@@ -17,16 +21,16 @@ use kernel::prelude::*;
 
 /// The register backend.
 pub(crate) enum Backend {
-    /// Real MSRs.
+    /// Real MSRs, PCI configuration space and MMIO.
     Hw,
     /// The register model, one socket per package.
     Sim(IrqLock<KVBox<Model>>),
 }
 
-impl Backend {
+impl Ctx {
     /// Reads MSR `msr` of package `pkg`.
     pub(crate) fn rdmsr(&self, pkg: usize, msr: u32) -> Result<u64> {
-        match self {
+        match &self.backend {
             Backend::Hw => msr::read(msr),
             Backend::Sim(m) => m.lock().rdmsr(pkg, msr).map_err(|_| EIO),
         }
@@ -34,30 +38,45 @@ impl Backend {
 
     /// Writes MSR `msr` of package `pkg`.
     pub(crate) fn wrmsr(&self, pkg: usize, msr: u32, v: u64) -> Result {
-        match self {
+        match &self.backend {
             Backend::Hw => msr::write(msr, v),
             Backend::Sim(m) => m.lock().wrmsr(pkg, msr, v).map_err(|_| EIO),
         }
     }
 
+    /// Whether PCI function `role` of package `pkg` is present.
+    pub(crate) fn pci_present(&self, pkg: usize, role: Role) -> bool {
+        self.pci.lock().iter().any(|e| e.present && e.pkg == pkg && e.role == role)
+    }
+
     fn cfg_read(&self, pkg: usize, role: Role, off: u32) -> Result<u32> {
-        match self {
-            Backend::Hw => Err(ENODEV),
-            Backend::Sim(m) => m.lock().cfg_read(pkg, role, off).map_err(|_| EIO),
+        let reg = self.pci.lock();
+        let e = reg.iter().find(|e| e.present && e.pkg == pkg && e.role == role).ok_or(ENODEV)?;
+        match (&self.backend, e.dev) {
+            (Backend::Hw, Some(d)) => d.read32(off),
+            (Backend::Sim(m), _) => m.lock().cfg_read(pkg, role, off).map_err(|_| EIO),
+            _ => Err(ENODEV),
         }
     }
 
     fn cfg_write(&self, pkg: usize, role: Role, off: u32, v: u32) -> Result {
-        match self {
-            Backend::Hw => Err(ENODEV),
-            Backend::Sim(m) => m.lock().cfg_write(pkg, role, off, v).map_err(|_| EIO),
+        let reg = self.pci.lock();
+        let e = reg.iter().find(|e| e.present && e.pkg == pkg && e.role == role).ok_or(ENODEV)?;
+        match (&self.backend, e.dev) {
+            (Backend::Hw, Some(d)) => d.write32(off, v),
+            (Backend::Sim(m), _) => m.lock().cfg_write(pkg, role, off, v).map_err(|_| EIO),
+            _ => Err(ENODEV),
         }
     }
 
-    fn mmio_read(&self, pkg: usize, off: u32) -> Result<u32> {
-        match self {
-            Backend::Hw => Err(ENODEV),
-            Backend::Sim(m) => m.lock().mmio_read(pkg, off).map_err(|_| EIO),
+    fn mmio_read(&self, pkg: usize, t: &BoxType, i: usize, off: u32) -> Result<u32> {
+        let role = Role::Box { ty: t.name, index: i as u8 };
+        let reg = self.pci.lock();
+        let e = reg.iter().find(|e| e.present && e.pkg == pkg && e.role == role).ok_or(ENODEV)?;
+        match (&self.backend, &e.mmio) {
+            (Backend::Hw, Some(w)) => w.read32(off),
+            (Backend::Sim(m), _) => m.lock().mmio_read(pkg, off).map_err(|_| EIO),
+            _ => Err(ENODEV),
         }
     }
 
@@ -88,7 +107,7 @@ impl Backend {
         let v = match r.addr {
             Addr::Msr(a) => self.rdmsr(pkg, a)?,
             Addr::Cfg(off) => read_split(|| self.cfg_read(pkg, role, off), || self.cfg_read(pkg, role, off + 4))?,
-            Addr::Mmio(off) => self.mmio_read(pkg, off)? as u64,
+            Addr::Mmio(off) => self.mmio_read(pkg, t, i, off)? as u64,
             Addr::Helper(_) => return Err(EINVAL),
         };
         Ok(v & crate::hw::bits::low_mask(r.width))

@@ -5,6 +5,7 @@
 //! (hardware or the simulation).
 
 mod backend;
+mod pcibox;
 mod pmu;
 mod sim;
 
@@ -66,6 +67,8 @@ pub(crate) struct Ctx {
     collectors: KVec<AtomicI32>,
     /// Global control state of each package.
     globals: KVec<IrqLock<GlobalState>>,
+    /// The PCI functions of the PCI and MMIO boxes.
+    pub(crate) pci: IrqLock<KVec<pcibox::PciEntry>>,
 }
 
 impl Ctx {
@@ -92,9 +95,8 @@ impl Core {
     fn start_package(&self, pkg: usize) {
         let g = self.ctx.global(pkg);
         let ops = program::global_init(self.ctx.platform, &g);
-        let first = self.ctx.platform.types.first();
-        if let Some(t) = first {
-            let _ = self.ctx.backend.exec(pkg, t, 0, &ops);
+        if let Some(t) = self.ctx.platform.types.first() {
+            let _ = self.ctx.exec(pkg, t, 0, &ops);
         }
         for p in self.pmus.iter() {
             if is_msr(p.ops().box_type()) {
@@ -109,8 +111,34 @@ impl Core {
     fn stop_package(&self, pkg: usize) {
         let ops = program::global_exit(self.ctx.platform);
         if let Some(t) = self.ctx.platform.types.first() {
-            let _ = self.ctx.backend.exec(pkg, t, 0, &ops);
+            let _ = self.ctx.exec(pkg, t, 0, &ops);
         }
+    }
+}
+
+impl Core {
+    /// Stops the events of the box that PCI function `role` of package
+    /// `pkg` is, and marks the function gone.
+    pub(crate) fn unplug(&self, pkg: usize, role: crate::hw::pci::Role) -> Result {
+        if let crate::hw::pci::Role::Box { ty, index } = role {
+            for p in self.pmus.iter() {
+                let o = p.ops();
+                if o.box_type().name == ty && o.index() == index as usize {
+                    o.retire(pkg);
+                }
+            }
+        }
+        let gone = {
+            let mut reg = self.ctx.pci.lock();
+            let e = reg.iter_mut().find(|e| e.present && e.pkg == pkg && e.role == role).ok_or(ENODEV)?;
+            e.present = false;
+            e.dev = None;
+            e.mmio.take()
+        };
+        // An MMIO window is unmapped outside the lock.
+        drop(gone);
+        pr_info!("{:?} of package {} removed; its events stopped with their last counts\n", role, pkg);
+        Ok(())
     }
 }
 
@@ -161,17 +189,22 @@ fn is_msr(t: &BoxType) -> bool {
     matches!(t.space, Space::Msr { .. } | Space::Combined { .. })
 }
 
+/// Whether a box type is a PCI or MMIO box.
+fn is_pci(t: &BoxType) -> bool {
+    matches!(t.space, Space::Pci { .. } | Space::Mmio { .. })
+}
+
 /// The number of boxes of `t` the driver exposes.
-fn box_count(p: &Platform, t: &BoxType, backend: &Backend) -> usize {
+fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
     let n = t.num_boxes as usize;
-    match (p.id, t.name) {
+    match (ctx.platform.id, t.name) {
         // Skylake: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060 §2.4.1).
         (crate::hw::desc::PlatformId::Skylake, "cbox") => {
-            let v = backend.rdmsr(0, skl::CBO_CONFIG).unwrap_or(0) & 0xf;
+            let v = ctx.rdmsr(0, skl::CBO_CONFIG).unwrap_or(0) & 0xf;
             (v.saturating_sub(1) as usize).min(n)
         }
         // One C-box per core on the EP and EX parts.
-        (_, "cbox") if matches!(backend, Backend::Hw) => n.min(cpu::cores_per_package() as usize),
+        (_, "cbox") if matches!(ctx.backend, Backend::Hw) => n.min(cpu::cores_per_package() as usize),
         _ => n,
     }
 }
@@ -189,10 +222,11 @@ fn pmu_name(t: &BoxType, i: usize, count: usize) -> Result<Name> {
 /// The loaded driver.
 pub(crate) struct Driver {
     // Field order is drop order: hotplug first (parks every package), then
-    // the simulation's debugfs files, then the PMUs.
+    // the simulation's debugfs files, then the PMUs, then the PCI driver.
     _hotplug: Hotplug<Core>,
     _sim: Option<sim::SimFiles>,
     _core: Arc<Core>,
+    _pci: Option<crate::sys::pci::PciDriver<pcibox::PciHandler>>,
 }
 
 /// The `sim=` parameter: a platform and a socket count.
@@ -246,11 +280,12 @@ impl Driver {
             collectors.push(AtomicI32::new(-1), GFP_KERNEL)?;
             globals.push(IrqLock::new(LockClass::Global, GlobalState::default())?, GFP_KERNEL)?;
         }
-        let ctx = Arc::new(Ctx { platform, backend, packages, collectors, globals }, GFP_KERNEL)?;
+        let pci = IrqLock::new(LockClass::Pci, KVec::with_capacity(64, GFP_KERNEL)?)?;
+        let ctx = Arc::new(Ctx { platform, backend, packages, collectors, globals, pci }, GFP_KERNEL)?;
 
         // Refuse to load, with nothing registered, when a name is taken.
-        for t in platform.types.iter().filter(|t| is_msr(t)) {
-            let count = box_count(platform, t, &ctx.backend);
+        for t in platform.types.iter() {
+            let count = box_count(&ctx, t);
             for i in 0..count {
                 let name = pmu_name(t, i, count)?;
                 if perf::name_taken(name.as_str()) {
@@ -262,7 +297,7 @@ impl Driver {
 
         let mut pmus = KVec::new();
         for t in platform.types.iter().filter(|t| is_msr(t)) {
-            let count = box_count(platform, t, &ctx.backend);
+            let count = box_count(&ctx, t);
             for i in 0..count {
                 let name = pmu_name(t, i, count)?;
                 let up = UncorePmu::new(&ctx, t, i, name.as_str())?;
@@ -270,15 +305,61 @@ impl Driver {
                 pmus.push(pmu, GFP_KERNEL)?;
             }
         }
+
+        // PCI and MMIO boxes: find their functions, then register a PMU for
+        // every box present on some package.
+        let has_pci = platform.types.iter().any(is_pci);
+        let pci_driver = match (&ctx.backend, has_pci) {
+            (_, false) => None,
+            (Backend::Sim(_), true) => {
+                pcibox::enumerate_sim(&ctx)?;
+                None
+            }
+            (Backend::Hw, true) => match pcibox::PciHandler::new(ctx.clone()) {
+                Ok(h) => Some(crate::sys::pci::PciDriver::register(h)?),
+                Err(e) => {
+                    pr_info!("no PCI uncore boxes: {:?}\n", e);
+                    None
+                }
+            },
+        };
+        for t in platform.types.iter().filter(|t| is_pci(t)) {
+            let count = box_count(&ctx, t);
+            for i in 0..count {
+                let role = crate::hw::pci::Role::Box { ty: t.name, index: i as u8 };
+                let present: KVec<usize> = {
+                    let mut v = KVec::new();
+                    for pkg in 0..packages {
+                        if ctx.pci_present(pkg, role) {
+                            v.push(pkg, GFP_KERNEL)?;
+                        }
+                    }
+                    v
+                };
+                if present.is_empty() {
+                    continue;
+                }
+                let name = pmu_name(t, i, count)?;
+                let up = UncorePmu::new(&ctx, t, i, name.as_str())?;
+                for &pkg in present.iter() {
+                    up.init_box(pkg).inspect_err(|e| pr_warn!("{}: box init on package {} failed: {:?}\n", name.as_str(), pkg, e))?;
+                }
+                let pmu = register(up, t, i).inspect_err(|e| pr_err!("registering {} failed: {:?}\n", name.as_str(), e))?;
+                pmus.push(pmu, GFP_KERNEL)?;
+            }
+        }
         let n_pmus = pmus.len();
         let core = Arc::new(Core { ctx: ctx.clone(), pmus }, GFP_KERNEL)?;
+        if let Some(d) = &pci_driver {
+            d.ops().set_core(core.clone());
+        }
         let hotplug = Hotplug::new(c_str!("perf/x86/rust_uncore:online"), core.clone())?;
         let sim_files = match &ctx.backend {
             Backend::Sim(_) => Some(sim::SimFiles::new(core.clone())?),
             Backend::Hw => None,
         };
         pr_info!("{}: {} PMUs on {} package(s)\n", platform.description, n_pmus, packages);
-        Ok(Driver { _hotplug: hotplug, _sim: sim_files, _core: core })
+        Ok(Driver { _hotplug: hotplug, _sim: sim_files, _core: core, _pci: pci_driver })
     }
 }
 

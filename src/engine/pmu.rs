@@ -11,7 +11,8 @@
 
 use super::Ctx;
 use crate::hw::counter::delta;
-use crate::hw::desc::BoxType;
+use crate::hw::desc::{BoxType, Space, Special};
+use crate::hw::pci::Role;
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
 use crate::hw::poll;
 use crate::hw::program::{self, Ctr};
@@ -88,7 +89,7 @@ impl BoxState {
 
     /// Adds the counts since the last update of `a` to its event.
     fn update(&self, a: &mut Active) {
-        if let Ok(now) = self.ctx.backend.read_counter(self.pkg, self.ty, self.index, a.ctr) {
+        if let Ok(now) = self.ctx.read_counter(self.pkg, self.ty, self.index, a.ctr) {
             let width = program::counter_reg(self.ty, self.index, a.ctr).width;
             a.ev.add_count(delta(a.prev, now, width));
             a.prev = now;
@@ -104,11 +105,11 @@ impl BoxState {
         let t = self.ty;
         if !matches!(a.ctr, Ctr::Free(_)) {
             let ops = program::event_enable(t, self.index, a.ctr, a.ctl, &inner.shared, a.held.as_ref(), false);
-            if self.ctx.backend.exec(self.pkg, t, self.index, &ops).is_err() {
+            if self.ctx.exec(self.pkg, t, self.index, &ops).is_err() {
                 return;
             }
         }
-        a.prev = self.ctx.backend.read_counter(self.pkg, t, self.index, a.ctr).unwrap_or(0);
+        a.prev = self.ctx.read_counter(self.pkg, t, self.index, a.ctr).unwrap_or(0);
         a.started = true;
         inner.slots[k] = Some(a);
         self.apply_run(inner);
@@ -124,7 +125,7 @@ impl BoxState {
             let ops = program::event_disable(self.ty, self.index, a.ctr, a.ctl);
             // A failed write leaves the counter running; its count is still
             // taken below, and the next start reprograms it.
-            let _ = self.ctx.backend.exec(self.pkg, self.ty, self.index, &ops);
+            let _ = self.ctx.exec(self.pkg, self.ty, self.index, &ops);
         }
         if update {
             self.update(&mut a);
@@ -143,7 +144,7 @@ impl BoxState {
         }
         let g = self.ctx.global(self.pkg);
         let ops = program::box_run(self.ctx.platform, self.ty, self.index, state.0, state.1, &g);
-        if self.ctx.backend.exec(self.pkg, self.ty, self.index, &ops).is_ok() {
+        if self.ctx.exec(self.pkg, self.ty, self.index, &ops).is_ok() {
             inner.applied = Some(state);
         }
     }
@@ -223,6 +224,18 @@ impl UncorePmu {
         self.index
     }
 
+    /// Takes the last counts of every started event of package `pkg`'s box
+    /// and stops them, before the box's device goes away.
+    pub(crate) fn retire(&self, pkg: usize) {
+        let Some(b) = self.boxes.get(pkg) else { return };
+        let mut inner = b.inner.lock();
+        for k in 0..MAX_SLOTS {
+            if inner.slots[k].is_some_and(|a| a.started) {
+                b.stop_one(&mut inner, k, true);
+            }
+        }
+    }
+
     /// Stops the polling timer of package `pkg` (before its events move).
     pub(crate) fn cancel_timer(&self, pkg: usize) {
         if let Some(t) = self.timers.get(pkg) {
@@ -233,11 +246,15 @@ impl UncorePmu {
     /// Initialises the box of package `pkg` (on a CPU of that package).
     pub(crate) fn init_box(&self, pkg: usize) -> Result {
         let ops = program::box_init(self.ty, self.index);
-        self.ctx.backend.exec(pkg, self.ty, self.index, &ops)?;
+        self.ctx.exec(pkg, self.ty, self.index, &ops)?;
         if let Some(b) = self.boxes.get(pkg) {
             b.reset_applied();
         }
         Ok(())
+    }
+
+    fn is_pci(&self) -> bool {
+        matches!(self.ty.space, Space::Pci { .. } | Space::Mmio { .. })
     }
 
     fn current_box(&self) -> Option<&Arc<BoxState>> {
@@ -318,8 +335,17 @@ impl PmuOps for UncorePmu {
             .ctx
             .collector(pkg)
             .ok_or_else(|| self.refuse(format_args!("package {} has no online CPU", pkg)))?;
+        if self.is_pci() && !self.ctx.pci_present(pkg, Role::Box { ty: self.ty.name, index: self.index as u8 }) {
+            return Err(self.refuse(format_args!("no device for this box on package {}", pkg)));
+        }
         let attr = Attr { config: info.config, config1: info.config1, config2: info.config2 };
         let enc = encode(self.ty, self.index, attr).map_err(|e| self.refuse(format_args!("{}", e)))?;
+        if self.ty.special == Special::QpiMatchMask
+            && !enc.shared.is_none()
+            && !self.ctx.pci_present(pkg, Role::QpiFilter { port: self.index as u8 })
+        {
+            return Err(self.refuse(format_args!("QPI port {} has no packet match/mask device", self.index)));
+        }
         self.validate_group(ev, enc)?;
         ev.set_cpu(collector);
         Ok(())

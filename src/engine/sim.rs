@@ -10,6 +10,8 @@
 //!   sees `count` cycles of the event (see the model's documentation for
 //!   what counts). `event=0xff` is the box's clock (its fixed counter).
 //! - `regs` (read): every box's registers on every socket.
+//! - `unplug` (write): `pmu=<name> [socket=<n>]` removes the PCI function
+//!   of a PCI or MMIO box, as a hot removal or unbind would.
 
 use super::backend::Backend;
 use super::Core;
@@ -24,6 +26,7 @@ use kernel::sync::Arc;
 /// File numbers.
 const INJECT: u32 = 0;
 const REGS: u32 = 1;
+const UNPLUG: u32 = 2;
 
 /// The debugfs directory of the simulation.
 pub(crate) struct SimFiles {
@@ -35,6 +38,7 @@ impl SimFiles {
         let mut dir = Debugfs::new(c_str!("rust_uncore"), core)?;
         dir.add::<INJECT>(c_str!("inject"))?;
         dir.add::<REGS>(c_str!("regs"))?;
+        dir.add::<UNPLUG>(c_str!("unplug"))?;
         Ok(SimFiles { _dir: dir })
     }
 }
@@ -88,6 +92,22 @@ impl Core {
         Ok(())
     }
 
+    fn unplug_line(&self, line: &str) -> Result {
+        let mut pmu = None;
+        let mut socket = 0usize;
+        for kv in line.split_whitespace() {
+            match kv.split_once('=').ok_or(EINVAL)? {
+                ("pmu", v) => pmu = Some(v),
+                ("socket", v) => socket = num(v)? as usize,
+                _ => return Err(EINVAL),
+            }
+        }
+        let name = pmu.ok_or(EINVAL)?;
+        let p = self.pmus.iter().find(|p| p.ops().name() == name).ok_or(ENOENT)?;
+        let role = crate::hw::pci::Role::Box { ty: p.ops().box_type().name, index: p.ops().index() as u8 };
+        self.unplug(socket, role)
+    }
+
     fn dump_regs(&self, out: &mut Writer<'_>) -> Result {
         let Backend::Sim(model) = &self.ctx.backend else { return Err(ENODEV) };
         let m = model.lock();
@@ -125,6 +145,12 @@ impl DebugfsOps for Core {
             INJECT => {
                 for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
                     self.inject_line(line)?;
+                }
+                Ok(())
+            }
+            UNPLUG => {
+                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    self.unplug_line(line)?;
                 }
                 Ok(())
             }

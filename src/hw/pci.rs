@@ -118,16 +118,45 @@ pub const IVBEP: &[PciFn] = &[
     },
 ];
 
-/// Skylake client host bridge IDs (the IMC counters are in its MCHBAR).
-pub const SKL_HOST_BRIDGES: &[u16] = &[0x190c, 0x1904, 0x1900, 0x1910, 0x190f, 0x191f, 0x1918];
+/// Skylake client host bridges (0:0.0): the IMC counters are in the MCHBAR
+/// they hold at 0x48, so each is the device of the `imc` box.
+pub const SKL: &[PciFn] = &[
+    at(0x190c, 0, 0, bx("imc", 0)),
+    at(0x1904, 0, 0, bx("imc", 0)),
+    at(0x1900, 0, 0, bx("imc", 0)),
+    at(0x1910, 0, 0, bx("imc", 0)),
+    at(0x190f, 0, 0, bx("imc", 0)),
+    at(0x191f, 0, 0, bx("imc", 0)),
+    at(0x1918, 0, 0, bx("imc", 0)),
+];
 
 /// The PCI functions of a platform.
 pub fn functions(p: PlatformId) -> &'static [PciFn] {
     match p {
         PlatformId::SandyBridgeEp => SNBEP,
         PlatformId::IvyBridgeEp => IVBEP,
+        PlatformId::Skylake => SKL,
         _ => &[],
     }
+}
+
+/// The U-box device whose node-ID registers map buses to sockets.
+pub fn ubox_device(p: PlatformId) -> Option<u16> {
+    functions(p)
+        .iter()
+        .find(|f| f.role == Role::Ubox)
+        .map(|f| f.device)
+}
+
+/// Offset of `MCHBAR` in the Skylake host bridge (64 bits; bit 0 enables it).
+pub const MCHBAR: u32 = 0x48;
+
+/// The physical address of the MCHBAR window from the register's two
+/// dwords, or `None` when it is disabled (bit 0 clear). The window is
+/// 32 KiB aligned (address bits 38:15).
+pub fn mchbar_base(lo: u32, hi: u32) -> Option<u64> {
+    let v = (hi as u64) << 32 | lo as u64;
+    (v & 1 != 0).then_some(v & 0x7f_ffff_8000)
 }
 
 /// Why a PCI function is refused.

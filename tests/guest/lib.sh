@@ -141,6 +141,23 @@ expected_msr_pmus() {
 	} | sort | tr '\n' ' ' | sed 's/ $//'
 }
 
+# expected_pci_pmus PLATFORM: the PCI and MMIO PMUs of the simulated part, sorted.
+expected_pci_pmus() {
+	{
+		case "$1" in
+		snbep) echo uncore_ha; seq_names uncore_imc 4; seq_names uncore_qpi 2; echo uncore_r2pcie; seq_names uncore_r3qpi 2 ;;
+		ivbep) seq_names uncore_ha 2; seq_names uncore_imc 8; echo uncore_irp; seq_names uncore_qpi 3
+			echo uncore_r2pcie; seq_names uncore_r3qpi 3 ;;
+		skl) echo uncore_imc ;;
+		esac
+	} | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# expected_sim_pmus PLATFORM: every PMU of the simulated part, sorted.
+expected_sim_pmus() {
+	echo "$(expected_msr_pmus "$1" "$(full_cboxes "$1")") $(expected_pci_pmus "$1")" | tr ' ' '\n' | grep . | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
 # full_cboxes PLATFORM: the C-box count of the simulated part.
 full_cboxes() {
 	case "$1" in
@@ -162,6 +179,7 @@ sample() {
 	uncore_rbox_*) echo "event=0x0,iperf_cfg=0x80000000|event=0 sub=0x80000000" ;;
 	uncore_gbsq | uncore_gsnpq) echo "agent_select=0x1|event=0 sub=0x100000000" ;;
 	uncore_fsb) echo "fsb_submask=0x1|event=0 sub=0x100000000" ;;
+	uncore_imc) echo "event=0x1|event=0x1" ;;
 	*) echo "event=0x14,umask=0x1|event=0x14 umask=0x1" ;;
 	esac
 }

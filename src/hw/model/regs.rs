@@ -541,6 +541,13 @@ pub(super) fn cfg_read(m: &Model, sock: &Socket, role: Role, off: u32) -> Result
     }
     let k = find_role(p, sock, role).ok_or(ModelError::NoBox)?;
     let b = &sock.boxes[k];
+    if b.family == Family::SklImc {
+        return match off {
+            pci::MCHBAR => Ok(super::MODEL_MCHBAR as u32),
+            o if o == pci::MCHBAR + 4 => Ok((super::MODEL_MCHBAR >> 32) as u32),
+            _ => Ok(0),
+        };
+    }
     if b.family == Family::QpiFilter {
         let i = QPI_FILTER_REGS
             .iter()

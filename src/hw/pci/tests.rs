@@ -209,3 +209,66 @@ fn inconsistent_maps_are_errors() {
         Err(MapError::MapsDisagree)
     );
 }
+
+#[test]
+fn mchbar_decoding() {
+    assert_eq!(mchbar_base(0xfed1_0001, 0), Some(0xfed1_0000));
+    assert_eq!(mchbar_base(0xfed1_0000, 0), None, "disabled");
+    assert_eq!(mchbar_base(0xfed1_7fff, 0x1), Some(0x1_fed1_0000));
+}
+
+#[test]
+fn skl_host_bridges_are_the_imc() {
+    let p = PlatformId::Skylake;
+    assert_eq!(
+        decode(p, 0x8086, 0x1904, 0, 0),
+        Ok(Role::Box {
+            ty: "imc",
+            index: 0
+        })
+    );
+    assert_eq!(
+        decode(p, 0x8086, 0x1904, 2, 0),
+        Err(PciError::UnexpectedPosition)
+    );
+    assert_eq!(ubox_device(p), None);
+    assert_eq!(ubox_device(PlatformId::SandyBridgeEp), Some(0x3ce0));
+}
+
+/// The C helper's ID table (module aliases) lists exactly the functions of
+/// these tables that the driver binds (all but the U-boxes), and its CPU
+/// table exactly the platforms' CPUs.
+#[test]
+fn c_device_tables_match() {
+    use std::collections::BTreeSet;
+    let c = include_str!("../../../rust/uncore_helpers.c");
+    let pci: BTreeSet<u16> = c
+        .split("PCI_VDEVICE(INTEL, ")
+        .skip(1)
+        .map(|s| u16::from_str_radix(s[2..6].trim(), 16).unwrap())
+        .collect();
+    let mut want = BTreeSet::new();
+    for p in [
+        PlatformId::SandyBridgeEp,
+        PlatformId::IvyBridgeEp,
+        PlatformId::Skylake,
+    ] {
+        for f in functions(p).iter().filter(|f| f.role != Role::Ubox) {
+            want.insert(f.device);
+        }
+    }
+    assert_eq!(pci, want);
+    let cpus: BTreeSet<(u32, u32)> = c
+        .split("X86_MATCH_VENDOR_FAM_MODEL(INTEL, ")
+        .skip(1)
+        .map(|s| {
+            let mut it = s.split(',').map(|x| x.trim().parse::<u32>().unwrap());
+            (it.next().unwrap(), it.next().unwrap())
+        })
+        .collect();
+    let want: BTreeSet<(u32, u32)> = crate::hw::platforms::ALL
+        .iter()
+        .flat_map(|p| p.cpus.iter().copied())
+        .collect();
+    assert_eq!(cpus, want);
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The built module carries the aliases that autoload it: one PCI alias per
+# uncore function it binds and one CPU alias per supported CPU model.
+# Usage: tests/host/modinfo.sh rust_uncore.ko   (TAP output)
+ko=$1
+tap_n=0
+failed=0
+t() {
+	tap_n=$((tap_n + 1))
+	if [ "$2" = "$3" ]; then echo "ok $tap_n $1"; else echo "not ok $tap_n $1"; echo "# got '$2', want '$3'"; failed=1; fi
+}
+aliases=$(/sbin/modinfo -F alias "$ko")
+t "39 PCI aliases (SNB-EP 12, IVB-EP 20, Skylake host bridges 7)" "$(echo "$aliases" | grep -c '^pci:v00008086d')" 39
+t "8 CPU aliases" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000')" 8
+t "SNB-EP home agent" "$(echo "$aliases" | grep -c '^pci:v00008086d00003C46sv')" 1
+t "IVB-EP third R3QPI link" "$(echo "$aliases" | grep -c '^pci:v00008086d00000E3Esv')" 1
+t "Skylake host bridge 0x1904" "$(echo "$aliases" | grep -c '^pci:v00008086d00001904sv')" 1
+t "Westmere-EX CPU" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam0006mod002F:')" 1
+t "Xeon 7100 CPU (family 15)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam000Fmod0006:')" 1
+t "license GPL" "$(/sbin/modinfo -F license "$ko")" "GPL"
+echo "1..$tap_n"
+exit $failed
