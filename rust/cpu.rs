@@ -61,6 +61,36 @@ pub(crate) fn other_cpu_in_package(cpu: u32) -> Option<u32> {
     (c >= 0).then_some(c as u32)
 }
 
+/// The core ID of `cpu` within its package.
+pub(crate) fn core_id(cpu: u32) -> u32 {
+    // SAFETY: Reads per-CPU topology data.
+    unsafe { ffi::ru_cpu_core_id(cpu).max(0) as u32 }
+}
+
+/// The number of possible CPU IDs.
+pub(crate) fn nr_cpu_ids() -> u32 {
+    // SAFETY: No arguments.
+    unsafe { ffi::ru_nr_cpu_ids() }
+}
+
+/// Whether `cpu` is present (online or able to come online).
+pub(crate) fn present(cpu: u32) -> bool {
+    // SAFETY: The helper checks the range before reading the present mask.
+    unsafe { ffi::ru_cpu_present(cpu) }
+}
+
+/// Busy-waits `us` microseconds.
+pub(crate) fn delay_us(us: u32) {
+    // SAFETY: `udelay` only spins.
+    unsafe { ffi::ru_udelay(us) }
+}
+
+/// Whether `cpu` is online.
+pub(crate) fn online(cpu: u32) -> bool {
+    // SAFETY: The helper checks the range before reading the online mask.
+    unsafe { ffi::ru_cpu_online(cpu) }
+}
+
 /// Adds `cpu` to (or removes it from) the `cpumask` every PMU shows.
 pub(crate) fn set_collector(cpu: u32, on: bool) {
     // SAFETY: The helper updates a module-global cpumask with atomic bit operations.

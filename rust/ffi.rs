@@ -38,6 +38,12 @@ pub(crate) struct RuPmu {
     _opaque: [u8; 0],
 }
 
+/// Opaque `struct ru_irq_work`.
+#[repr(C)]
+pub(crate) struct RuIrqWork {
+    _opaque: [u8; 0],
+}
+
 /// Opaque `struct ru_debugfs`.
 #[repr(C)]
 pub(crate) struct RuDebugfs {
@@ -139,6 +145,11 @@ extern "C" {
     pub(crate) fn ru_max_packages() -> c_uint;
     pub(crate) fn ru_cores_per_package() -> c_uint;
     pub(crate) fn ru_package_other_cpu(cpu: c_uint) -> c_int;
+    pub(crate) fn ru_cpu_core_id(cpu: c_uint) -> c_int;
+    pub(crate) fn ru_nr_cpu_ids() -> c_uint;
+    pub(crate) fn ru_udelay(us: c_uint);
+    pub(crate) fn ru_cpu_present(cpu: c_uint) -> bool;
+    pub(crate) fn ru_cpu_online(cpu: c_uint) -> bool;
 
     pub(crate) fn ru_rdmsr(msr: u32, val: *mut u64) -> c_int;
     pub(crate) fn ru_wrmsr(msr: u32, val: u64) -> c_int;
@@ -192,6 +203,14 @@ extern "C" {
     pub(crate) fn ru_ioremap(phys: u64, size: u64) -> *mut c_void;
     pub(crate) fn ru_iounmap(addr: *mut c_void);
     pub(crate) fn ru_readl(addr: *mut c_void, off: u32) -> u32;
+
+    pub(crate) fn ru_nmi_register(f: Option<unsafe extern "C" fn(data: *mut c_void) -> bool>, data: *mut c_void) -> c_int;
+    pub(crate) fn ru_nmi_unregister();
+    pub(crate) fn ru_send_nmi(cpu: c_uint);
+
+    pub(crate) fn ru_irq_work_alloc(f: Option<unsafe extern "C" fn(data: *mut c_void)>, data: *mut c_void) -> *mut RuIrqWork;
+    pub(crate) fn ru_irq_work_queue(w: *mut RuIrqWork) -> bool;
+    pub(crate) fn ru_irq_work_free(w: *mut RuIrqWork);
 
     pub(crate) fn ru_debugfs_create(dir: *const c_char) -> *mut RuDebugfs;
     pub(crate) fn ru_debugfs_add(d: *mut RuDebugfs, name: *const c_char, ops: *const RuDebugfsOps, data: *mut c_void) -> c_int;

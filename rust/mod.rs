@@ -14,6 +14,7 @@ pub(crate) mod hotplug;
 pub(crate) mod mmio;
 pub(crate) mod model;
 pub(crate) mod msr;
+pub(crate) mod nmi;
 pub(crate) mod params;
 pub(crate) mod pci;
 pub(crate) mod perf;

@@ -19,6 +19,10 @@
 #include <linux/pci.h>
 #include <linux/io.h>
 #include <asm/cpu_device_id.h>
+#include <asm/nmi.h>
+#include <asm/apic.h>
+#include <linux/irq_work.h>
+#include <linux/delay.h>
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
@@ -76,6 +80,16 @@ int ru_package_other_cpu(unsigned int cpu)
 	unsigned int other = cpumask_any_but(topology_core_cpumask(cpu), cpu);
 
 	return other < nr_cpu_ids ? other : -1;
+}
+
+bool ru_cpu_present(unsigned int cpu)
+{
+	return cpu < nr_cpu_ids && cpu_present(cpu);
+}
+
+void ru_udelay(unsigned int us)
+{
+	udelay(us);
 }
 
 unsigned int ru_nr_cpu_ids(void)
@@ -843,4 +857,78 @@ void ru_iounmap(void *addr)
 u32 ru_readl(void *addr, u32 off)
 {
 	return readl((__force void __iomem *)addr + off);
+}
+
+/* ---- NMIs ---- */
+
+static bool (*ru_nmi_fn)(void *data);
+static void *ru_nmi_data;
+
+static int ru_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	bool (*fn)(void *data) = READ_ONCE(ru_nmi_fn);
+
+	return fn && fn(READ_ONCE(ru_nmi_data)) ? NMI_HANDLED : NMI_DONE;
+}
+
+int ru_nmi_register(bool (*fn)(void *data), void *data)
+{
+	if (ru_nmi_fn)
+		return -EBUSY;
+	WRITE_ONCE(ru_nmi_data, data);
+	WRITE_ONCE(ru_nmi_fn, fn);
+	return register_nmi_handler(NMI_LOCAL, ru_nmi_handler, 0, "rust_uncore");
+}
+
+void ru_nmi_unregister(void)
+{
+	/* Waits for running handlers. */
+	unregister_nmi_handler(NMI_LOCAL, "rust_uncore");
+	WRITE_ONCE(ru_nmi_fn, NULL);
+	WRITE_ONCE(ru_nmi_data, NULL);
+}
+
+void ru_send_nmi(unsigned int cpu)
+{
+	__apic_send_IPI_mask(cpumask_of(cpu), NMI_VECTOR);
+}
+
+/* ---- irq_work ---- */
+
+struct ru_irq_work {
+	struct irq_work work;
+	void (*fn)(void *data);
+	void *data;
+};
+
+static void ru_irq_work_fn(struct irq_work *work)
+{
+	struct ru_irq_work *w = container_of(work, struct ru_irq_work, work);
+
+	w->fn(w->data);
+}
+
+struct ru_irq_work *ru_irq_work_alloc(void (*fn)(void *data), void *data)
+{
+	struct ru_irq_work *w = kzalloc(sizeof(*w), GFP_KERNEL);
+
+	if (!w)
+		return NULL;
+	w->work = IRQ_WORK_INIT_HARD(ru_irq_work_fn);
+	w->fn = fn;
+	w->data = data;
+	return w;
+}
+
+bool ru_irq_work_queue(struct ru_irq_work *w)
+{
+	return irq_work_queue(&w->work);
+}
+
+void ru_irq_work_free(struct ru_irq_work *w)
+{
+	if (!w)
+		return;
+	irq_work_sync(&w->work);
+	kfree(w);
 }

@@ -34,7 +34,13 @@ unsigned int ru_max_packages(void);
 unsigned int ru_cores_per_package(void);
 int ru_cpu_core_id(unsigned int cpu);
 int ru_package_other_cpu(unsigned int cpu);
+int ru_cpu_core_id(unsigned int cpu);
 unsigned int ru_nr_cpu_ids(void);
+void ru_udelay(unsigned int us);
+bool ru_cpu_present(unsigned int cpu);
+bool ru_cpu_online(unsigned int cpu);
+unsigned int ru_nr_cpu_ids(void);
+void ru_udelay(unsigned int us);
 bool ru_cpu_online(unsigned int cpu);
 
 /* MSRs: on the current CPU, or on a given CPU (process context). */
@@ -146,5 +152,16 @@ int ru_phys_to_logical_pkg(unsigned int phys);
 void *ru_ioremap(u64 phys, u64 size);
 void ru_iounmap(void *addr);
 u32 ru_readl(void *addr, u32 off);
+
+/* NMIs: one NMI_LOCAL handler at a time; returns whether it handled the NMI. */
+int ru_nmi_register(bool (*fn)(void *data), void *data);
+void ru_nmi_unregister(void);
+void ru_send_nmi(unsigned int cpu);
+
+/* irq_work: NMI-safe deferral to hard interrupt context on the same CPU. */
+struct ru_irq_work;
+struct ru_irq_work *ru_irq_work_alloc(void (*fn)(void *data), void *data);
+bool ru_irq_work_queue(struct ru_irq_work *w);
+void ru_irq_work_free(struct ru_irq_work *w);
 
 #endif /* RUST_UNCORE_HELPERS_H */

@@ -15,7 +15,7 @@ use crate::hw::counter::read_split;
 use crate::hw::desc::BoxType;
 use crate::hw::model::Model;
 use crate::hw::pci::Role;
-use crate::hw::program::{self, Addr, Ctr, Op, Ops};
+use crate::hw::program::{self, Addr, Ctr, Op, Ops, OverflowBit};
 use crate::sys::{msr, sync::IrqLock};
 use kernel::prelude::*;
 
@@ -78,6 +78,32 @@ impl Ctx {
             (Backend::Sim(m), _) => m.lock().mmio_read(pkg, off).map_err(|_| EIO),
             _ => Err(ENODEV),
         }
+    }
+
+    /// Reads counter `c` of box `i` of type `t` on package `pkg` with its
+    /// overflow status bit `ob`, clearing the bit if it was set. On hardware
+    /// the status is read before and after the counter, and the pair is
+    /// retried when a wrap falls between the reads.
+    pub(crate) fn read_with_overflow(&self, pkg: usize, t: &BoxType, i: usize, c: Ctr, ob: OverflowBit) -> Result<(u64, bool)> {
+        let r = program::counter_reg(t, i, c);
+        let Addr::Msr(ctr) = r.addr else { return Err(EINVAL) };
+        let mask = crate::hw::bits::low_mask(r.width);
+        if let Backend::Sim(m) = &self.backend {
+            let (v, ovf) = m.lock().read_with_overflow(pkg, ctr, ob.status, ob.clear, ob.bit).map_err(|_| EIO)?;
+            return Ok((v & mask, ovf));
+        }
+        for _ in 0..3 {
+            let s1 = self.rdmsr(pkg, ob.status)? & ob.bit != 0;
+            let v = self.rdmsr(pkg, ctr)? & mask;
+            let s2 = self.rdmsr(pkg, ob.status)? & ob.bit != 0;
+            if s1 == s2 {
+                if s1 {
+                    self.wrmsr(pkg, ob.clear, ob.bit)?;
+                }
+                return Ok((v, s1));
+            }
+        }
+        Err(EAGAIN)
     }
 
     /// Executes `ops` for box `i` of type `t` on package `pkg`; stops at the

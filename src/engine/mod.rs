@@ -6,6 +6,7 @@
 
 mod backend;
 mod pcibox;
+mod pmi;
 mod pmu;
 mod sim;
 
@@ -18,7 +19,7 @@ use crate::sys::perf::{self, Attr, Pmu};
 use crate::sys::sync::{IrqLock, LockClass};
 use backend::Backend;
 use core::fmt::Write;
-use core::sync::atomic::{AtomicI32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sync::Arc;
@@ -55,6 +56,23 @@ impl Write for Name {
     }
 }
 
+/// The PMI state of one package.
+pub(crate) struct PkgPmiState {
+    /// The simulation raised a PMI to the collector.
+    raised: AtomicBool,
+}
+
+/// Counters shown in the simulation's `stats` file.
+#[derive(Default)]
+pub(crate) struct Stats {
+    /// NMIs taken as uncore PMIs.
+    pub(crate) pmi_nmis: AtomicU64,
+    /// PMIs handled (overflow walks done).
+    pub(crate) pmis_handled: AtomicU64,
+    /// NMIs seen and left to other handlers.
+    pub(crate) nmi_not_ours: AtomicU64,
+}
+
 /// State shared by every PMU of the driver.
 pub(crate) struct Ctx {
     /// The platform driven.
@@ -69,6 +87,10 @@ pub(crate) struct Ctx {
     globals: KVec<IrqLock<GlobalState>>,
     /// The PCI functions of the PCI and MMIO boxes.
     pub(crate) pci: IrqLock<KVec<pcibox::PciEntry>>,
+    /// PMI state of each package.
+    pub(crate) pmi: KVec<PkgPmiState>,
+    /// PMI statistics.
+    pub(crate) stats: Stats,
 }
 
 impl Ctx {
@@ -82,6 +104,47 @@ impl Ctx {
     pub(crate) fn global(&self, pkg: usize) -> GlobalState {
         self.globals.get(pkg).map(|g| *g.lock()).unwrap_or_default()
     }
+
+    /// Changes the global control state of package `pkg` with `f` and writes
+    /// the platform's global control register (on a CPU of the package).
+    pub(crate) fn write_global(&self, pkg: usize, f: impl FnOnce(&mut GlobalState)) -> Result {
+        let g = self.globals.get(pkg).ok_or(EINVAL)?;
+        let mut g = g.lock();
+        f(&mut g);
+        match program::global_value(self.platform, &g) {
+            Some((msr, v)) => self.wrmsr(pkg, msr, v),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether counters raise overflow PMIs on this platform.
+    pub(crate) fn pmis(&self) -> bool {
+        self.platform.global == crate::hw::desc::Global::NhmexU
+    }
+
+    /// The bit of `cpu`'s core in `pmi_core_sel`: the rank of its core ID
+    /// among the core IDs of its package.
+    pub(crate) fn core_index(cpu: u32) -> u32 {
+        let pkg = cpu::package(cpu);
+        let id = cpu::core_id(cpu);
+        let mut seen = [false; 64];
+        let mut rank = 0;
+        for c in 0..cpu::nr_cpu_ids() {
+            if cpu::present(c) && cpu::package(c) == pkg {
+                let k = cpu::core_id(c);
+                if k < id && (k as usize) < seen.len() && !seen[k as usize] {
+                    seen[k as usize] = true;
+                    rank += 1;
+                }
+            }
+        }
+        rank
+    }
+
+    /// The online CPU of package `pkg` whose core has rank `rank`.
+    pub(crate) fn cpu_of_core(pkg: usize, rank: u32) -> Option<u32> {
+        (0..cpu::nr_cpu_ids()).find(|&c| cpu::online(c) && cpu::package(c) == pkg && Self::core_index(c) == rank)
+    }
 }
 
 /// Every registered PMU, and the context they share.
@@ -92,12 +155,14 @@ pub(crate) struct Core {
 
 impl Core {
     /// Starts a package's uncore on `cpu`, its new collector.
-    fn start_package(&self, pkg: usize) {
-        let g = self.ctx.global(pkg);
-        let ops = program::global_init(self.ctx.platform, &g);
-        if let Some(t) = self.ctx.platform.types.first() {
-            let _ = self.ctx.exec(pkg, t, 0, &ops);
-        }
+    fn start_package(&self, pkg: usize, cpu: u32) {
+        let pmis = self.ctx.pmis();
+        let _ = self.ctx.write_global(pkg, |g| {
+            *g = GlobalState::default();
+            if pmis {
+                g.pmi_cores = 1 << Ctx::core_index(cpu);
+            }
+        });
         for p in self.pmus.iter() {
             if is_msr(p.ops().box_type()) {
                 if let Err(e) = p.ops().init_box(pkg) {
@@ -150,7 +215,7 @@ impl HotplugOps for Core {
         };
         if slot.compare_exchange(-1, cpu as i32, Ordering::AcqRel, Ordering::Acquire).is_ok() {
             cpu::set_collector(cpu, true);
-            self.start_package(pkg);
+            self.start_package(pkg, cpu);
         }
         Ok(())
     }
@@ -171,6 +236,10 @@ impl HotplugOps for Core {
             Some(target) => {
                 slot.store(target as i32, Ordering::Release);
                 cpu::set_collector(target, true);
+                // PMIs go to the new collector's core.
+                if self.ctx.pmis() {
+                    let _ = self.ctx.write_global(pkg, |g| g.pmi_cores = 1 << Ctx::core_index(target));
+                }
                 for p in self.pmus.iter() {
                     p.migrate(cpu, target);
                 }
@@ -221,8 +290,10 @@ fn pmu_name(t: &BoxType, i: usize, count: usize) -> Result<Name> {
 
 /// The loaded driver.
 pub(crate) struct Driver {
-    // Field order is drop order: hotplug first (parks every package), then
-    // the simulation's debugfs files, then the PMUs, then the PCI driver.
+    // Field order is drop order: the NMI handler first, then hotplug (parks
+    // every package), the simulation's debugfs files, the PMUs, and the PCI
+    // driver.
+    _nmi: Option<crate::sys::nmi::Nmi<pmi::PmiNmi>>,
     _hotplug: Hotplug<Core>,
     _sim: Option<sim::SimFiles>,
     _core: Arc<Core>,
@@ -281,7 +352,12 @@ impl Driver {
             globals.push(IrqLock::new(LockClass::Global, GlobalState::default())?, GFP_KERNEL)?;
         }
         let pci = IrqLock::new(LockClass::Pci, KVec::with_capacity(64, GFP_KERNEL)?)?;
-        let ctx = Arc::new(Ctx { platform, backend, packages, collectors, globals, pci }, GFP_KERNEL)?;
+        let mut pmi = KVec::with_capacity(packages, GFP_KERNEL)?;
+        for _ in 0..packages {
+            pmi.push(PkgPmiState { raised: AtomicBool::new(false) }, GFP_KERNEL)?;
+        }
+        let stats = Stats::default();
+        let ctx = Arc::new(Ctx { platform, backend, packages, collectors, globals, pci, pmi, stats }, GFP_KERNEL)?;
 
         // Refuse to load, with nothing registered, when a name is taken.
         for t in platform.types.iter() {
@@ -353,13 +429,14 @@ impl Driver {
         if let Some(d) = &pci_driver {
             d.ops().set_core(core.clone());
         }
+        let nmi = if ctx.pmis() { Some(crate::sys::nmi::Nmi::register(pmi::PmiNmi::new(&core)?)?) } else { None };
         let hotplug = Hotplug::new(c_str!("perf/x86/rust_uncore:online"), core.clone())?;
         let sim_files = match &ctx.backend {
             Backend::Sim(_) => Some(sim::SimFiles::new(core.clone())?),
             Backend::Hw => None,
         };
         pr_info!("{}: {} PMUs on {} package(s)\n", platform.description, n_pmus, packages);
-        Ok(Driver { _hotplug: hotplug, _sim: sim_files, _core: core, _pci: pci_driver })
+        Ok(Driver { _nmi: nmi, _hotplug: hotplug, _sim: sim_files, _core: core, _pci: pci_driver })
     }
 }
 

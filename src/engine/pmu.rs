@@ -10,8 +10,8 @@
 //! none allocates or sleeps.
 
 use super::Ctx;
-use crate::hw::counter::delta;
-use crate::hw::desc::{BoxType, Space, Special};
+use crate::hw::counter::delta_with_status;
+use crate::hw::desc::{BoxCtl, BoxType, Space, Special};
 use crate::hw::pci::Role;
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
 use crate::hw::poll;
@@ -87,13 +87,45 @@ impl BoxState {
         Ok(Arc::new(BoxState { ctx, ty, index, pkg, inner: IrqLock::new(LockClass::Box, inner)? }, GFP_KERNEL)?)
     }
 
-    /// Adds the counts since the last update of `a` to its event.
+    /// Adds the counts since the last update of `a` to its event. Where the
+    /// hardware has a per-counter overflow status bit, the bit tells whether
+    /// the counter wrapped, and reading it clears it: each wrap is accounted
+    /// exactly once, whichever path (poll, read, PMI) sees it first.
     fn update(&self, a: &mut Active) {
-        if let Ok(now) = self.ctx.read_counter(self.pkg, self.ty, self.index, a.ctr) {
-            let width = program::counter_reg(self.ty, self.index, a.ctr).width;
-            a.ev.add_count(delta(a.prev, now, width));
+        let width = program::counter_reg(self.ty, self.index, a.ctr).width;
+        let r = match program::overflow_bit(self.ctx.platform, self.ty, self.index, a.ctr) {
+            Some(ob) => self.ctx.read_with_overflow(self.pkg, self.ty, self.index, a.ctr, ob),
+            None => self.ctx.read_counter(self.pkg, self.ty, self.index, a.ctr).map(|v| (v, false)),
+        };
+        if let Ok((now, ovf)) = r {
+            a.ev.add_count(delta_with_status(a.prev, now, width, ovf));
             a.prev = now;
         }
+    }
+
+    /// Updates the started events on the counters in `counters` (bit per
+    /// general counter; `fixed` for the fixed counter); returns the counter
+    /// bits (in the status register's layout) that had an event.
+    fn update_overflowed(&self, counters: u32, fixed: bool) -> u64 {
+        let mut inner = self.inner.lock();
+        let mut done = 0u64;
+        for k in 0..MAX_SLOTS {
+            let Some(mut a) = inner.slots[k] else { continue };
+            let hit = match a.ctr {
+                Ctr::General(j) => counters & (1 << j) != 0,
+                Ctr::Fixed => fixed,
+                Ctr::Free(_) => false,
+            };
+            if !hit || !a.started {
+                continue;
+            }
+            self.update(&mut a);
+            inner.slots[k] = Some(a);
+            if let Some(ob) = program::overflow_bit(self.ctx.platform, self.ty, self.index, a.ctr) {
+                done |= ob.bit;
+            }
+        }
+        done
     }
 
     /// Programs and starts `a`.
@@ -104,10 +136,15 @@ impl BoxState {
         }
         let t = self.ty;
         if !matches!(a.ctr, Ctr::Free(_)) {
-            let ops = program::event_enable(t, self.index, a.ctr, a.ctl, &inner.shared, a.held.as_ref(), false);
+            let pmi = self.ctx.pmis();
+            let ops = program::event_enable(t, self.index, a.ctr, a.ctl, &inner.shared, a.held.as_ref(), pmi);
             if self.ctx.exec(self.pkg, t, self.index, &ops).is_err() {
                 return;
             }
+        }
+        // A stale overflow bit of the counter's last user is no wrap of ours.
+        if let Some(ob) = program::overflow_bit(self.ctx.platform, t, self.index, a.ctr) {
+            let _ = self.ctx.wrmsr(self.pkg, ob.clear, ob.bit);
         }
         a.prev = self.ctx.read_counter(self.pkg, t, self.index, a.ctr).unwrap_or(0);
         a.started = true;
@@ -142,9 +179,15 @@ impl BoxState {
         if inner.applied == Some(state) {
             return;
         }
-        let g = self.ctx.global(self.pkg);
-        let ops = program::box_run(self.ctx.platform, self.ty, self.index, state.0, state.1, &g);
-        if self.ctx.exec(self.pkg, self.ty, self.index, &ops).is_ok() {
+        // The NHM-EX/WSM-EX U-box's enable lives in the global control.
+        let r = if self.ty.box_ctl == BoxCtl::UGlobal {
+            self.ctx.write_global(self.pkg, |g| g.ubox_en = state.0 && state.1 != 0)
+        } else {
+            let g = self.ctx.global(self.pkg);
+            let ops = program::box_run(self.ctx.platform, self.ty, self.index, state.0, state.1, &g);
+            self.ctx.exec(self.pkg, self.ty, self.index, &ops)
+        };
+        if r.is_ok() {
             inner.applied = Some(state);
         }
     }
@@ -234,6 +277,12 @@ impl UncorePmu {
                 b.stop_one(&mut inner, k, true);
             }
         }
+    }
+
+    /// Accounts the overflowed counters of package `pkg`'s box (from a PMI);
+    /// returns the status bits that had events.
+    pub(crate) fn pmi_update(&self, pkg: usize, counters: u32, fixed: bool) -> u64 {
+        self.boxes.get(pkg).map_or(0, |b| b.update_overflowed(counters, fixed))
     }
 
     /// Stops the polling timer of package `pkg` (before its events move).

@@ -4,12 +4,16 @@
 //! `/sys/kernel/debug/rust_uncore/`:
 //!
 //! - `inject` (write): one occurrence per line,
-//!   `pmu=<name> [socket=<n>] event=<sel> [umask=<m>] [count=<cycles>]
+//!   `pmu=<name>[,<name>...] [socket=<n>] event=<sel> [umask=<m>] [count=<cycles>]
 //!   [inc=<per cycle>] [tid=..] [nid=..] [state=..] [opc=..] [freq=..]
 //!   [occ_sel=..] [packet=..] [counter=..] [sub=..]`: the simulated box
 //!   sees `count` cycles of the event (see the model's documentation for
 //!   what counts). `event=0xff` is the box's clock (its fixed counter).
+//!   Overflow PMIs the model raises are delivered as NMIs to the selected
+//!   cores, and the write returns once they are handled.
 //! - `regs` (read): every box's registers on every socket.
+//! - `stats` (read): NMIs taken as uncore PMIs, PMIs handled, and NMIs left
+//!   to other handlers.
 //! - `unplug` (write): `pmu=<name> [socket=<n>]` removes the PCI function
 //!   of a PCI or MMIO box, as a hot removal or unbind would.
 
@@ -27,6 +31,7 @@ use kernel::sync::Arc;
 const INJECT: u32 = 0;
 const REGS: u32 = 1;
 const UNPLUG: u32 = 2;
+const STATS: u32 = 3;
 
 /// The debugfs directory of the simulation.
 pub(crate) struct SimFiles {
@@ -39,6 +44,7 @@ impl SimFiles {
         dir.add::<INJECT>(c_str!("inject"))?;
         dir.add::<REGS>(c_str!("regs"))?;
         dir.add::<UNPLUG>(c_str!("unplug"))?;
+        dir.add::<STATS>(c_str!("stats"))?;
         Ok(SimFiles { _dir: dir })
     }
 }
@@ -82,13 +88,38 @@ impl Core {
                 }
             }
         }
-        let name = pmu.ok_or(EINVAL)?;
+        let names = pmu.ok_or(EINVAL)?;
         if !have_event || socket >= self.ctx.packages {
             return Err(EINVAL);
         }
-        let p = self.pmus.iter().find(|p| p.ops().name() == name).ok_or(ENOENT)?;
-        let t = p.ops().box_type();
-        model.lock().inject(socket, t.name, p.ops().index() as u8, &occ).map_err(|_| EINVAL)?;
+        // Several PMUs (comma-separated) see the occurrence at once, before
+        // any PMI is delivered.
+        let cores = {
+            let mut m = model.lock();
+            for name in names.split(',') {
+                let p = self.pmus.iter().find(|p| p.ops().name() == name).ok_or(ENOENT)?;
+                let t = p.ops().box_type();
+                m.inject(socket, t.name, p.ops().index() as u8, &occ).map_err(|_| EINVAL)?;
+            }
+            m.take_pmi(socket)
+        };
+        // The model raised PMIs: deliver them, as NMIs, to those cores, and
+        // wait (up to 100 ms) until they are handled, as the hardware's PMI
+        // latency is far shorter than any counter's wrap.
+        use core::sync::atomic::Ordering;
+        for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
+            if let (Some(cpu), Some(st)) = (super::Ctx::cpu_of_core(socket, rank), self.ctx.pmi.get(socket)) {
+                let before = self.ctx.stats.pmis_handled.load(Ordering::Acquire);
+                st.raised.store(true, Ordering::Release);
+                crate::sys::nmi::send(cpu);
+                for _ in 0..10_000 {
+                    if self.ctx.stats.pmis_handled.load(Ordering::Acquire) != before {
+                        break;
+                    }
+                    crate::sys::cpu::delay_us(10);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -136,6 +167,18 @@ impl DebugfsOps for Core {
     fn read(&self, file: u32, out: &mut Writer<'_>) -> Result {
         match file {
             REGS => self.dump_regs(out),
+            STATS => {
+                use core::sync::atomic::Ordering::Relaxed;
+                let s = &self.ctx.stats;
+                writeln!(
+                    out,
+                    "pmi_nmis {}\npmis_handled {}\nnmi_not_ours {}",
+                    s.pmi_nmis.load(Relaxed),
+                    s.pmis_handled.load(Relaxed),
+                    s.nmi_not_ours.load(Relaxed)
+                )
+                .map_err(|_| ENOSPC)
+            }
             _ => Err(EINVAL),
         }
     }

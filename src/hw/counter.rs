@@ -11,6 +11,22 @@ pub const fn delta(prev: u64, now: u64, width: u32) -> u64 {
     now.wrapping_sub(prev) & low_mask(width)
 }
 
+/// The increase of a `width`-bit counter from `prev` to `now` when its
+/// overflow status says whether it wrapped since `prev` was read: with
+/// `overflowed`, exactly one wrap (`2^width - prev + now`, even when `now`
+/// has passed `prev` again); without, no wrap (`now - prev`, and a smaller
+/// `now` can only be a wrap the status has not caught yet, so it is taken as
+/// one).
+pub const fn delta_with_status(prev: u64, now: u64, width: u32, overflowed: bool) -> u64 {
+    let m = low_mask(width);
+    let (prev, now) = (prev & m, now & m);
+    if overflowed {
+        (m - prev) + now + 1
+    } else {
+        now.wrapping_sub(prev) & m
+    }
+}
+
 /// Reads a 64-bit counter exposed as two 32-bit halves (PCI configuration
 /// dwords) so that a carry from the low half between the two reads cannot
 /// produce a torn value: the high half is read before and after the low
@@ -70,6 +86,28 @@ mod tests {
                 prev = hw;
             }
             prop_assert_eq!(total, incs.iter().sum::<u64>());
+        }
+    }
+
+    #[test]
+    fn overflow_status_accounts_exactly_one_wrap() {
+        let w = 48;
+        let max = low_mask(w);
+        // Wrapped and passed prev again: the status tells.
+        assert_eq!(delta_with_status(10, 20, w, true), (1 << 48) + 10);
+        assert_eq!(delta_with_status(max - 5, 3, w, true), 9);
+        assert_eq!(delta_with_status(5, 9, w, false), 4);
+        // A wrap the status has not shown yet is still one wrap.
+        assert_eq!(delta_with_status(max - 5, 3, w, false), 9);
+    }
+
+    proptest! {
+        #[test]
+        fn status_accounting_is_exact_for_any_increment_up_to_one_wrap(prev in 0u64..(1 << 48), inc in 0u64..=(1 << 48)) {
+            let w = 48;
+            let now = (prev + inc) & low_mask(w);
+            let wrapped = prev + inc > low_mask(w);
+            prop_assert_eq!(delta_with_status(prev, now, w, wrapped), inc);
         }
     }
 

@@ -321,6 +321,48 @@ pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
     }
 }
 
+/// A counter's overflow status bit: where it is read, and where writing
+/// `bit` clears it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverflowBit {
+    /// The status register (MSR).
+    pub status: u32,
+    /// The register whose write of `bit` clears it (MSR).
+    pub clear: u32,
+    /// The bit.
+    pub bit: u64,
+}
+
+/// The overflow status bit of counter `c` of box `i`, on platforms whose
+/// status names each counter (NHM-EX/WSM-EX: the box's `GLOBAL_STATUS` and
+/// `GLOBAL_OVF_CTL` at box control +1 and +2, the W-box fixed counter's bit
+/// 31, the U-box counter's `ov_u`).
+pub fn overflow_bit(p: &Platform, t: &BoxType, i: usize, c: Ctr) -> Option<OverflowBit> {
+    if p.global != Global::NhmexU {
+        return None;
+    }
+    if t.box_ctl == BoxCtl::UGlobal {
+        return Some(OverflowBit {
+            status: nhmex::U_GLOBAL_STATUS,
+            clear: nhmex::U_GLOBAL_OVF_CTL,
+            bit: 1,
+        });
+    }
+    let Some(Addr::Msr(ctl)) = box_ctl_addr(t, i) else {
+        return None;
+    };
+    let bit = match c {
+        Ctr::General(j) => 1u64 << j,
+        Ctr::Fixed => 1 << 31,
+        Ctr::Free(_) => return None,
+    };
+    Some(OverflowBit {
+        status: ctl + 1,
+        clear: ctl + 2,
+        bit,
+    })
+}
+
 /// Control register of counter `c` of box `i`.
 pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
     match (c, t.fixed, t.space) {

@@ -35,7 +35,7 @@ for pmu in $(pmus); do
 done
 perf stat -a --per-socket -x, -e "${evs#,}" -- sh -c "$script" 2>/tmp/stat >/dev/null
 for pmu in $(pmus); do
-	got=$(awk -F, -v p="$pmu/" 'index($5, p) == 1 { printf "%s %s ", $1, $3 }' /tmp/stat | sed 's/ $//')
+	got=$(awk -F, -v p=",$pmu/" 'index($0, p) { printf "%s %s ", $1, $3 }' /tmp/stat | sed 's/ $//')
 	check_eq "$pmu counts each socket's injections" "$pmu $got" "$(printf '%s' "$want" | grep "^$pmu ")"
 done
 

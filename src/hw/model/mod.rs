@@ -356,6 +356,26 @@ impl Model {
         Ok(count::inject(p, sock, b, occ))
     }
 
+    /// Reads the counter at MSR `ctr` of socket `s` with its overflow status
+    /// bit (`bit` of MSR `status`), clearing the bit (through MSR `clear`) if
+    /// it was set, in one step: the simulation's hardware cannot change in
+    /// between.
+    pub fn read_with_overflow(
+        &mut self,
+        s: usize,
+        ctr: u32,
+        status: u32,
+        clear: u32,
+        bit: u64,
+    ) -> Result<(u64, bool), ModelError> {
+        let ovf = self.rdmsr(s, status)? & bit != 0;
+        let v = self.rdmsr(s, ctr)?;
+        if ovf {
+            self.wrmsr(s, clear, bit)?;
+        }
+        Ok((v, ovf))
+    }
+
     /// Takes the cores with a pending PMI on socket `s` (bit per core).
     pub fn take_pmi(&mut self, s: usize) -> u64 {
         match self.socket_mut(s) {

@@ -805,3 +805,49 @@ fn l3_counts_while_control_non_zero_and_gl_ctl_commands() {
     m.wrmsr(0, 0x107d8, 0b10 << 48).unwrap();
     assert_eq!(m.rdmsr(0, 0x107d8).unwrap() >> 48, 0);
 }
+
+#[test]
+fn overflow_status_accounting_over_a_thousand_wraps() {
+    // WSM-EX C-box and W-box counters preloaded near 2^48, then many
+    // injections each less than one wrap: reading with the overflow status
+    // (and clearing it) accounts every wrap once, even when an injection
+    // carries a counter past its previous value.
+    use crate::hw::counter::delta_with_status;
+    use crate::hw::program::overflow_bit;
+    let mut d = Drv::new(PlatformId::WestmereEx, 2);
+    let p = d.m.desc();
+    let mut total = [0u64; 2];
+    let mut want = [0u64; 2];
+    let mut prev = [0u64; 2];
+    let cbox = p.box_type("cbox").unwrap();
+    let mut sh = Shared::default();
+    for s in 0..2 {
+        d.s = s;
+        let pr = program(&mut d, cbox, 3, Attr::config(0x0114), &mut sh);
+        assert_eq!(pr.ctr, Ctr::General(0));
+        d.m.preload(s, "cbox", 3, 0, (1 << 48) - 3).unwrap();
+        prev[s] = (1 << 48) - 3;
+    }
+    let ob = overflow_bit(p, cbox, 3, Ctr::General(0)).unwrap();
+    let ctr_msr = match program::counter_reg(cbox, 3, Ctr::General(0)).addr {
+        Addr::Msr(a) => a,
+        _ => panic!(),
+    };
+    let mut wraps = 0;
+    for k in 0..1200u64 {
+        let s = (k % 2) as usize;
+        // Just under one wrap, so most steps pass the previous value again.
+        let n = (1 << 48) - 1 - (k % 7);
+        d.m.inject(s, "cbox", 3, &Occurrence::simple(0x14, 1, n))
+            .unwrap();
+        want[s] += n;
+        let (now, ovf) =
+            d.m.read_with_overflow(s, ctr_msr, ob.status, ob.clear, ob.bit)
+                .unwrap();
+        wraps += u32::from(ovf);
+        total[s] += delta_with_status(prev[s], now, 48, ovf);
+        prev[s] = now;
+    }
+    assert_eq!(total, want);
+    assert!(wraps >= 1000, "{} wraps", wraps);
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Overflow PMIs of Nehalem-EX and Westmere-EX (325294 §2.1).
+//!
+//! Counters run with `pmi_en`; `U_MSR_PMON_GLOBAL_CTL.pmi_core_sel` names
+//! the core of the package's collecting CPU (kept right across hotplug).
+//! The NMI handler only decides whether the NMI is an uncore PMI — on the
+//! collecting CPU, with `U_MSR_PMON_GLOBAL_STATUS.pmi` set (under `sim=`: a
+//! PMI the model raised) — and queues the package's `irq_work` (one queued
+//! work handles every PMI that arrives before it runs). That work, in hard interrupt context on
+//! the same CPU, walks the overflow hierarchy (U-box status → S-box summary
+//! → box status), accounts the overflowed counters of perf events through
+//! their status bits (which it clears: each wrap is counted once, by
+//! whichever of the PMI, the poll or a read sees it first), clears the bits
+//! of counters without events and the U-box's `pmi`/`cond`/`ov_*` bits, and
+//! rewrites the global control if counting was frozen.
+
+use super::{Core, Ctx};
+use crate::hw::overflow;
+use crate::hw::platforms::nhmex;
+use crate::hw::program::{self, Ctr};
+use crate::sys::cpu;
+use crate::sys::nmi::{IrqWorkHandler, NmiHandler};
+use core::sync::atomic::Ordering;
+use kernel::prelude::*;
+use kernel::sync::Arc;
+
+/// `pmi` of `U_MSR_PMON_GLOBAL_STATUS`.
+const U_STATUS_PMI: u64 = 1 << 30;
+
+/// The NMI handler.
+pub(crate) struct PmiNmi {
+    ctx: Arc<Ctx>,
+    works: KVec<crate::sys::nmi::IrqWork<PkgPmi>>,
+}
+
+impl PmiNmi {
+    /// A handler with one `irq_work` per package.
+    pub(crate) fn new(core: &Arc<Core>) -> Result<Arc<Self>> {
+        let ctx = core.ctx.clone();
+        let mut works = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
+        for pkg in 0..ctx.packages {
+            let h = Arc::new(PkgPmi { core: core.clone(), pkg }, GFP_KERNEL)?;
+            works.push(crate::sys::nmi::IrqWork::new(h)?, GFP_KERNEL)?;
+        }
+        Ok(Arc::new(PmiNmi { ctx, works }, GFP_KERNEL)?)
+    }
+}
+
+impl NmiHandler for PmiNmi {
+    fn nmi(&self) -> bool {
+        let cpu = cpu::this_cpu();
+        let pkg = cpu::package(cpu);
+        let (Some(state), Some(work)) = (self.ctx.pmi.get(pkg), self.works.get(pkg)) else {
+            return false;
+        };
+        if self.ctx.collector(pkg) != Some(cpu) {
+            self.ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        let raised = match &self.ctx.backend {
+            super::backend::Backend::Sim(_) => state.raised.swap(false, Ordering::AcqRel),
+            // A local MSR read is fine in NMI context.
+            super::backend::Backend::Hw => {
+                crate::sys::msr::read(nhmex::U_GLOBAL_STATUS).is_ok_and(|st| st & U_STATUS_PMI != 0)
+            }
+        };
+        if !raised {
+            self.ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        self.ctx.stats.pmi_nmis.fetch_add(1, Ordering::Relaxed);
+        work.queue();
+        true
+    }
+}
+
+/// The work of one package's PMI.
+pub(crate) struct PkgPmi {
+    core: Arc<Core>,
+    pkg: usize,
+}
+
+impl IrqWorkHandler for PkgPmi {
+    fn run(&self) {
+        self.core.handle_pmi(self.pkg);
+    }
+}
+
+impl Core {
+    /// Handles a PMI of package `pkg` (hard interrupt context, on its collector).
+    pub(crate) fn handle_pmi(&self, pkg: usize) {
+        let ctx = &self.ctx;
+        let p = ctx.platform;
+        let w = overflow::walk(p, |a| ctx.rdmsr(pkg, a).unwrap_or(0));
+        for h in w.hits() {
+            let Some(t) = p.types.get(h.ty as usize) else { continue };
+            let done = self
+                .pmus
+                .iter()
+                .find(|x| core::ptr::eq(x.ops().box_type(), t) && x.ops().index() == h.index as usize)
+                .map_or(0, |x| x.ops().pmi_update(pkg, h.counters, h.fixed));
+            // Counters without events: clear their bits too.
+            let mut left = 0u64;
+            let mut clear_at = None;
+            for j in 0..t.num_counters {
+                if h.counters & (1 << j) != 0 {
+                    if let Some(ob) = program::overflow_bit(p, t, h.index as usize, Ctr::General(j)) {
+                        left |= ob.bit & !done;
+                        clear_at = Some(ob.clear);
+                    }
+                }
+            }
+            if h.fixed {
+                if let Some(ob) = program::overflow_bit(p, t, h.index as usize, Ctr::Fixed) {
+                    left |= ob.bit & !done;
+                    clear_at = Some(ob.clear);
+                }
+            }
+            if let (Some(a), true) = (clear_at, left != 0) {
+                let _ = ctx.wrmsr(pkg, a, left);
+            }
+        }
+        // The U-box level: pmi, cond and the overflow summaries.
+        for &(a, v) in w.clears() {
+            if a == nhmex::U_GLOBAL_OVF_CTL {
+                let _ = ctx.wrmsr(pkg, a, v);
+            }
+        }
+        // Counting frozen by the PMI (frz_all) is enabled again.
+        if ctx.rdmsr(pkg, nhmex::U_GLOBAL_CTL).is_ok_and(|v| v & program::u_global::EN_ALL == 0) {
+            let _ = ctx.write_global(pkg, |_| {});
+        }
+        ctx.stats.pmis_handled.fetch_add(1, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Overflow PMIs on Westmere-EX and Nehalem-EX (simulated): counters near
+# 2^48 wrap over a thousand times, over several boxes and both sockets, some
+# at once in several boxes, one while the collecting CPU goes offline; every
+# wrap raises a PMI (an NMI to the collector's core) and the perf totals
+# stay exact. NMIs of other sources are left alone.
+#
+# guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
+. /tests/lib.sh
+
+stat() { awk -v k="$1" '$1 == k { print $2 }' $DBG/stats; }
+big=281474976710000 # 2^48 - 656: each injection wraps a counter at most once
+
+# PMU, event terms, injection; one counter of each box type.
+boxes="uncore_cbox_1|event=0x14,umask=0x1|event=0x14 umask=0x1
+uncore_sbox_0|event=0x14,umask=0x1|event=0x14 umask=0x1
+uncore_wbox|event=0x14,umask=0x1|event=0x14 umask=0x1
+uncore_wbox|clockticks|event=0xff
+uncore_mbox_1|inc_sel=0x6|event=0x6
+uncore_rbox_0|event=0x0,iperf_cfg=0x80000000|event=0 sub=0x80000000
+uncore_rbox_1|event=0x6,iperf_cfg=0x80000000|event=0x6 sub=0x80000000
+uncore_bbox_1|event=0x7,counter=1|event=0x7 counter=1
+uncore_ubox|event=0x14|event=0x14"
+
+evs=""
+script=/tmp/inject.sh
+: >$script
+n=0
+while IFS='|' read -r pmu terms inj; do
+	evs="$evs,$pmu/$terms/"
+	i=0
+	while [ "$i" -lt 120 ]; do
+		echo "echo 'pmu=$pmu socket=$((i % 2)) $inj count=$((big - i))' > $DBG/inject" >>$script
+		i=$((i + 1))
+	done
+	n=$((n + 1))
+done <<EOT
+$boxes
+EOT
+# The expected total of each event on each socket.
+want0=0
+want1=0
+i=0
+while [ "$i" -lt 120 ]; do
+	if [ $((i % 2)) = 0 ]; then want0=$((want0 + big - i)); else want1=$((want1 + big - i)); fi
+	i=$((i + 1))
+done
+before=$(stat pmis_handled)
+perf stat -a --per-socket -x, -e "${evs#,}" -- sh $script 2>/tmp/stat >/dev/null
+bad=""
+while IFS='|' read -r pmu terms inj; do
+	# (Event names contain commas: match them whole.)
+	got=$(awk -F, -v e=",$pmu/$terms/," 'index($0, e) { printf "%s:%s ", $1, $3 }' /tmp/stat)
+	[ "$got" = "S0:$want0 S1:$want1 " ] || bad="$bad $pmu/$terms/=[$got]"
+done <<EOT
+$boxes
+EOT
+check_eq "exact totals of $n events over both sockets across their wraps" "$bad" ""
+handled=$(( $(stat pmis_handled) - before ))
+echo "# PMIs handled: $handled"
+check "at least 1000 wraps, each handled through a PMI ($handled)" [ "$handled" -ge 1000 ]
+
+# Simultaneous overflows in several boxes: one PMI, one walk, every box.
+before=$(stat pmis_handled)
+ev3="uncore_cbox_0/event=0x14,umask=0x2/,uncore_cbox_9/event=0x14,umask=0x2/,uncore_sbox_1/event=0x14,umask=0x2/"
+[ "$(platform)" = nhmex ] && ev3="uncore_cbox_0/event=0x14,umask=0x2/,uncore_cbox_7/event=0x14,umask=0x2/,uncore_sbox_1/event=0x14,umask=0x2/"
+list=$(echo "$ev3" | sed 's|/event=0x14,umask=0x2/||g')
+got=$(total "$ev3" sh -c "
+	echo 'pmu=$list socket=1 event=0x14 umask=0x2 count=$big' > $DBG/inject
+	echo 'pmu=$list socket=1 event=0x14 umask=0x2 count=$big' > $DBG/inject")
+check_eq "three boxes overflowing at once are all accounted" "$got" "$((2 * big))"
+check_eq "... through one PMI" "$(( $(stat pmis_handled) - before ))" "1"
+
+# An overflow while the collecting CPU goes offline: the PMI goes to the
+# socket's new collector.
+set -- $(for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	[ "$(cat "$c/topology/physical_package_id")" = 1 ] && echo "${c##*cpu}"; done | sort -n)
+first=$1
+before=$(stat pmis_handled)
+got=$(count uncore_cbox_2/event=0x14,umask=0x4/ sh -c "
+	echo 'pmu=uncore_cbox_2 socket=1 event=0x14 umask=0x4 count=$big' > $DBG/inject
+	echo 0 > /sys/devices/system/cpu/cpu$first/online
+	echo 'pmu=uncore_cbox_2 socket=1 event=0x14 umask=0x4 count=$big' > $DBG/inject
+	echo 1 > /sys/devices/system/cpu/cpu$first/online" | tail -1)
+check_eq "exact across an offlined collector" "$got" "S1 $((2 * big))"
+check "... with the wrap handled by a PMI on the new collector" [ $(( $(stat pmis_handled) - before )) -ge 1 ]
+
+# NMIs of other sources: a backtrace NMI to every CPU.
+pmis=$(stat pmi_nmis)
+others=$(stat nmi_not_ours)
+echo l >/proc/sysrq-trigger
+sleep 1
+check_eq "backtrace NMIs are not claimed as PMIs" "$(stat pmi_nmis)" "$pmis"
+check "... though the handler saw them" [ "$(stat nmi_not_ours)" -gt "$others" ]
+check "rmmod" unload
+done_testing
