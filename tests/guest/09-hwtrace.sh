@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The hardware path's register programming, seen through the msr:write_msr
+# tracepoint (under QEMU the writes go nowhere, but they are traced): box
+# initialisation, the event's control value with its enable bit, filter
+# registers, freeze and unfreeze, and on Westmere-EX the global control
+# with pmi_core_sel.
+#
+# guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+. /tests/lib.sh
+
+T=/sys/kernel/tracing
+trace_on() {
+	echo >$T/trace
+	echo 1 >$T/events/msr/write_msr/enable
+}
+trace_off() {
+	echo 0 >$T/events/msr/write_msr/enable
+}
+# wrote MSR VALUE: whether the trace has a write of VALUE (hex) to MSR (hex).
+wrote() {
+	grep -q "write_msr: $1, value $2\$" $T/trace
+}
+
+p=$(platform)
+trace_on
+check "insmod ($p, hardware path)" load
+case "$p" in
+snbep)
+	# 327043 Table 2-9: C-box 1 box control 0xd24 <- rst_ctrl|rst_ctrs|frz_en.
+	check "C-box 1 initialised with frz_en and the reset bits" wrote d24 10003
+	check "the U-box (no box control) is left alone" sh -c "! grep -q 'write_msr: c0[0-9a-f],' $T/trace"
+	echo >$T/trace
+	perf stat -a -e 'uncore_cbox_1/event=0x34,umask=0x3,filter_state=0x1f/' -- true >/dev/null 2>&1
+	check "the filter register 0xd34 is written before the control" sh -c "grep -n 'write_msr: d34, value 7c0000\$' $T/trace | head -1 | cut -d: -f1 > /tmp/a; grep -n 'write_msr: d30, value 400334\$' $T/trace | head -1 | cut -d: -f1 > /tmp/b; [ -s /tmp/a ] && [ -s /tmp/b ] && [ \$(cat /tmp/a) -lt \$(cat /tmp/b) ]"
+	check "the control 0xd30 gets the event with en (bit 22)" wrote d30 400334
+	check "the box is unfrozen keeping frz_en (0x10000), never read-modify-written" wrote d24 10000
+	check "and frozen with frz_en|frz (0x10100)" wrote d24 10100
+	;;
+wsmex)
+	check "the global control gets en_all and pmi_core_sel (core 0)" wrote c00 10000002
+	echo >$T/trace
+	perf stat -a -e 'uncore_cbox_0/event=0x14,umask=0x1/' -- true >/dev/null 2>&1
+	check "the C-box 0 control gets en and pmi_en" wrote d10 500114
+	check "the C-box 0 global control enables counter 0" wrote d00 1
+	;;
+esac
+trace_off
+check "rmmod" unload
+done_testing
