@@ -35,7 +35,13 @@ fn measure(rounds: usize, iters: u64, mut f: impl FnMut(u64)) -> Vec<f64> {
 
 fn report(name: &str, v: &[f64]) -> f64 {
     let med = v[v.len() / 2];
-    println!("{:<44} median {:>9.1} ns/op   min {:>9.1}   max {:>9.1}", name, med, v[0], v[v.len() - 1]);
+    println!(
+        "{:<44} median {:>9.1} ns/op   min {:>9.1}   max {:>9.1}",
+        name,
+        med,
+        v[0],
+        v[v.len() - 1]
+    );
     med
 }
 
@@ -56,31 +62,83 @@ fn main() {
     let filtered = report(
         "encode: SNB-EP C-box, filtered (NID+OPC)",
         &measure(rounds, 200_000, |i| {
-            black_box(encode(cbox, 0, Attr { config: black_box(0x4135), config1: (1 << 10) | (0x182 << 23) | (i & 1), config2: 0 }).ok());
+            black_box(
+                encode(
+                    cbox,
+                    0,
+                    Attr {
+                        config: black_box(0x4135),
+                        config1: (1 << 10) | (0x182 << 23) | (i & 1),
+                        config2: 0,
+                    },
+                )
+                .ok(),
+            );
         }),
     );
     report(
         "encode: PCU band event (4 alternatives)",
         &measure(rounds, 200_000, |i| {
-            black_box(encode(pcu, 0, Attr { config: 0xb, config1: black_box(20 + (i & 1)), config2: 0 }).ok());
+            black_box(
+                encode(
+                    pcu,
+                    0,
+                    Attr {
+                        config: 0xb,
+                        config1: black_box(20 + (i & 1)),
+                        config2: 0,
+                    },
+                )
+                .ok(),
+            );
         }),
     );
     report(
         "encode: WSM-EX M-box FVC event",
         &measure(rounds, 200_000, |i| {
-            black_box(encode(mbox, 0, Attr { config: 0xd << 9, config1: black_box(0x5000 | (i & 0x40)), config2: 0 }).ok());
+            black_box(
+                encode(
+                    mbox,
+                    0,
+                    Attr {
+                        config: 0xd << 9,
+                        config1: black_box(0x5000 | (i & 0x40)),
+                        config2: 0,
+                    },
+                )
+                .ok(),
+            );
         }),
     );
 
     let mut out = [0u8; 17];
-    let easy = [Want { counters: 0xf, current: Some(0) }, Want { counters: 0xf, current: Some(1) }, Want { counters: 0xf, current: None }];
+    let easy = [
+        Want {
+            counters: 0xf,
+            current: Some(0),
+        },
+        Want {
+            counters: 0xf,
+            current: Some(1),
+        },
+        Want {
+            counters: 0xf,
+            current: None,
+        },
+    ];
     let fast = report(
         "sched: 3 events, 2 kept in place",
         &measure(rounds, 500_000, |_| {
             black_box(assign(black_box(&easy), &mut out));
         }),
     );
-    let hard: Vec<Want> = [0x1, 0x3, 0x3, 0xc, 0xe, 0x3f].iter().map(|&m| Want { counters: m, current: None }).collect();
+    let hard: Vec<Want> = [0x1, 0x3, 0x3, 0xc, 0xe, 0x3f]
+        .iter()
+        .map(|&m| Want {
+            counters: m,
+            current: None,
+        })
+        .collect();
     let slow = report(
         "sched: 6 constrained events (search)",
         &measure(rounds, 200_000, |_| {
@@ -96,7 +154,12 @@ fn main() {
     report(
         "counter delta with overflow status",
         &measure(rounds, 5_000_000, |i| {
-            black_box(delta_with_status(black_box(i), black_box(i + 7), 48, i & 1 == 0));
+            black_box(delta_with_status(
+                black_box(i),
+                black_box(i + 7),
+                48,
+                i & 1 == 0,
+            ));
         }),
     );
 

@@ -36,8 +36,7 @@ pub(crate) fn this_cpu() -> u32 {
 
 /// The logical package (socket) of `cpu`.
 pub(crate) fn package(cpu: u32) -> usize {
-    // SAFETY: `topology_logical_package_id` reads per-CPU topology data of
-    // any possible CPU; out-of-range CPUs are not passed by the driver.
+    // SAFETY: `topology_logical_package_id` reads per-CPU topology data of any possible CPU; out-of-range CPUs are not passed by the driver.
     let p = unsafe { ffi::ru_cpu_package(cpu) };
     p.max(0) as usize
 }

@@ -102,8 +102,7 @@ impl<T: DebugfsOps> Debugfs<T> {
     /// Adds file `name`, handled as file number `FILE`.
     pub(crate) fn add<const FILE: u32>(&mut self, name: &'static CStr) -> Result {
         let table = KBox::new(Adapter::<T, FILE>::OPS, GFP_KERNEL)?;
-        // SAFETY: `raw` is valid; `table` and `data` live until `Drop`,
-        // which removes the files first.
+        // SAFETY: `raw` is valid; `table` and `data` live until `Drop`, which removes the files first.
         to_result(unsafe { ffi::ru_debugfs_add(self.raw.as_ptr(), name.as_char_ptr(), &*table, self.data as *mut c_void) })?;
         self.tables.push(table, GFP_KERNEL)?;
         Ok(())
@@ -112,8 +111,7 @@ impl<T: DebugfsOps> Debugfs<T> {
 
 impl<T: DebugfsOps> Drop for Debugfs<T> {
     fn drop(&mut self) {
-        // SAFETY: Removing the directory waits for running handlers; after
-        // it nothing uses `data` or the tables.
+        // SAFETY: Removing the directory waits for running handlers; after it nothing uses `data` or the tables.
         unsafe { ffi::ru_debugfs_remove(self.raw.as_ptr()) };
         // SAFETY: `data` came from `Arc::into_raw` in `new`.
         drop(unsafe { Arc::from_raw(self.data) });

@@ -31,8 +31,7 @@ impl<T: HotplugOps> Adapter<T> {
     ///
     /// `data` must be the pointer registered with `ru_cpuhp_add`.
     unsafe extern "C" fn online_cb(data: *mut c_void, cpu: c_uint) -> c_int {
-        // SAFETY: By the function's requirement `data` is the registration's
-        // `T`, alive until the instance is removed.
+        // SAFETY: By the function's requirement `data` is the registration's `T`, alive until the instance is removed.
         let t = unsafe { &*(data as *const T) };
         from_result(|| t.online(cpu).map(|()| 0))
     }
@@ -71,8 +70,7 @@ impl<T: HotplugOps> Hotplug<T> {
         let table = KBox::new(Adapter::<T>::OPS, GFP_KERNEL)?;
         let data = Arc::into_raw(ops);
         let mut err: c_int = 0;
-        // SAFETY: `name` is NUL-terminated and static, `table` lives in this
-        // object until `Drop`, as does `data`, and `err` is writable.
+        // SAFETY: `name` is NUL-terminated and static, `table` lives in this object until `Drop`, as does `data`, and `err` is writable.
         let raw = unsafe { ffi::ru_cpuhp_add(name.as_char_ptr(), &*table, data as *mut c_void, &mut err) };
         match NonNull::new(raw) {
             Some(raw) => Ok(Hotplug { raw, data, _ops: table }),

@@ -44,8 +44,7 @@ impl<T: NmiHandler> Nmi<T> {
     /// Registers `h`.
     pub(crate) fn register(h: Arc<T>) -> Result<Self> {
         let data = Arc::into_raw(h);
-        // SAFETY: `cb::<T>` matches the callback type and `data` stays valid
-        // until `Drop` unregisters it.
+        // SAFETY: `cb::<T>` matches the callback type and `data` stays valid until `Drop` unregisters it.
         let r = unsafe { ffi::ru_nmi_register(Some(Self::cb), data as *mut c_void) };
         if let Err(e) = to_result(r) {
             // SAFETY: `data` came from `Arc::into_raw` and was not kept.
@@ -76,8 +75,7 @@ impl<T: NmiHandler> Drop for Nmi<T> {
 
 /// Sends an NMI to `cpu` (the simulation's way of raising an uncore PMI).
 pub(crate) fn send(cpu: u32) {
-    // SAFETY: Sends an IPI with the NMI vector; valid for any online CPU,
-    // which the caller passes.
+    // SAFETY: Sends an IPI with the NMI vector; valid for any online CPU, which the caller passes.
     unsafe { ffi::ru_send_nmi(cpu) }
 }
 

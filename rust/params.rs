@@ -12,7 +12,6 @@ pub(crate) fn sim() -> Option<&'static CStr> {
     if p.is_null() {
         return None;
     }
-    // SAFETY: A non-null `charp` module parameter points to a NUL-terminated string that
-    // lives, unchanged (the parameter is read-only, 0444), as long as the module.
+    // SAFETY: A non-null `charp` module parameter points to a NUL-terminated string that lives, unchanged (the parameter is read-only, 0444), as long as the module.
     Some(unsafe { CStr::from_char_ptr(p) })
 }

@@ -157,8 +157,7 @@ impl<T: PciOps> PciDriver<T> {
 
 impl<T: PciOps> Drop for PciDriver<T> {
     fn drop(&mut self) {
-        // SAFETY: `raw` is registered; unregistering runs `remove` for every
-        // bound device and then no callback uses `data`.
+        // SAFETY: `raw` is registered; unregistering runs `remove` for every bound device and then no callback uses `data`.
         unsafe { ffi::ru_pci_unregister(self.raw.as_ptr()) };
         // SAFETY: `data` came from `Arc::into_raw` in `register`.
         drop(unsafe { Arc::from_raw(self.data) });

@@ -113,8 +113,7 @@ impl Event {
                 None => 0,
             }
         }
-        // SAFETY: The event is live; `cb` matches the callback type and
-        // `fr` outlives the call.
+        // SAFETY: The event is live; `cb` matches the callback type and `fr` outlives the call.
         let r = unsafe { ffi::ru_event_group_for_each(self.0.as_ptr(), Some(cb), &mut fr as *mut F<'_> as *mut c_void) };
         to_result(r)
     }
@@ -158,8 +157,7 @@ impl<T: PmuOps> Adapter<T> {
     ///
     /// `data` must be the data pointer of a registered PMU of type `T`.
     unsafe fn ops<'a>(data: *mut c_void) -> &'a T {
-        // SAFETY: By the function's requirement `data` points to the `T`
-        // the registration owns, alive while the PMU is registered.
+        // SAFETY: By the function's requirement `data` points to the `T` the registration owns, alive while the PMU is registered.
         unsafe { &*(data as *const T) }
     }
 
@@ -288,8 +286,7 @@ impl<T: PmuOps> Pmu<T> {
         let pmu = Pmu { raw, data, _ops: table };
         for (events_group, list) in [(false, formats), (true, events)] {
             for (i, a) in list.iter().enumerate() {
-                // SAFETY: `raw` is valid; the strings are read for their
-                // given lengths and copied.
+                // SAFETY: `raw` is valid; the strings are read for their given lengths and copied.
                 to_result(unsafe {
                     ffi::ru_pmu_set_attr(
                         raw.as_ptr(),
@@ -323,8 +320,7 @@ impl<T: PmuOps> Pmu<T> {
 
 impl<T: PmuOps> Drop for Pmu<T> {
     fn drop(&mut self) {
-        // SAFETY: `raw` is valid; unregistering waits for perf to stop using
-        // it, then it is freed, and no callback can reach `data` afterwards.
+        // SAFETY: `raw` is valid; unregistering waits for perf to stop using it, then it is freed, and no callback can reach `data` afterwards.
         unsafe {
             ffi::ru_pmu_unregister(self.raw.as_ptr());
             ffi::ru_pmu_free(self.raw.as_ptr());

@@ -64,8 +64,7 @@ impl<T> IrqLock<T> {
 
 impl<T> Drop for IrqLock<T> {
     fn drop(&mut self) {
-        // SAFETY: `raw` was allocated by `ru_lock_alloc`, and `&mut self`
-        // proves that no guard holds it.
+        // SAFETY: `raw` was allocated by `ru_lock_alloc`, and `&mut self` proves that no guard holds it.
         unsafe { ffi::ru_lock_free(self.raw.as_ptr()) };
     }
 }
@@ -87,8 +86,7 @@ impl<T> Deref for IrqGuard<'_, T> {
 
 impl<T> DerefMut for IrqGuard<'_, T> {
     fn deref_mut(&mut self) -> &mut T {
-        // SAFETY: The guard holds the lock, and `&mut self` makes this the
-        // only reference through it.
+        // SAFETY: The guard holds the lock, and `&mut self` makes this the only reference through it.
         unsafe { &mut *self.lock.data.get() }
     }
 }

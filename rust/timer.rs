@@ -38,8 +38,7 @@ impl<T: TimerHandler> Timer<T> {
     /// A stopped timer that calls `handler.fire()`.
     pub(crate) fn new(handler: Arc<T>) -> Result<Self> {
         let data = Arc::into_raw(handler);
-        // SAFETY: `fire_cb::<T>` matches the callback type, and `data` stays
-        // valid until `Drop` frees the timer.
+        // SAFETY: `fire_cb::<T>` matches the callback type, and `data` stays valid until `Drop` frees the timer.
         let raw = unsafe { ffi::ru_timer_alloc(Some(Self::fire_cb), data as *mut c_void) };
         match NonNull::new(raw) {
             Some(raw) => Ok(Timer { raw, data }),
@@ -55,8 +54,7 @@ impl<T: TimerHandler> Timer<T> {
     ///
     /// `data` must be the pointer given to `ru_timer_alloc`.
     unsafe extern "C" fn fire_cb(data: *mut c_void) -> bool {
-        // SAFETY: By the function's safety requirement `data` is the `T` this
-        // timer owns, alive until the timer is freed.
+        // SAFETY: By the function's safety requirement `data` is the `T` this timer owns, alive until the timer is freed.
         let h = unsafe { &*(data as *const T) };
         h.fire()
     }
@@ -79,8 +77,7 @@ impl<T: TimerHandler> Drop for Timer<T> {
     fn drop(&mut self) {
         // SAFETY: `raw` is valid; freeing cancels and waits for the callback.
         unsafe { ffi::ru_timer_free(self.raw.as_ptr()) };
-        // SAFETY: `data` came from `Arc::into_raw` in `new`, and the timer
-        // that used it is gone.
+        // SAFETY: `data` came from `Arc::into_raw` in `new`, and the timer that used it is gone.
         drop(unsafe { Arc::from_raw(self.data) });
     }
 }

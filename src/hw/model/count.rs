@@ -245,7 +245,7 @@ fn counts(
         return (ctl & want == want).then(|| o.cycles.saturating_mul(inc_of(o)));
     }
     if nhm && matches!(ty, "bbox" | "mbox" | "rbox") {
-        return nhm_special(p, sock, b, ty, j, ctl, o);
+        return nhm_special(p, b, ty, j, ctl, o);
     }
     let ev = (ctl & 0xff) as u16 | if ctl & bit(21) != 0 { 0x100 } else { 0 };
     if ev != o.event || !umask_ok(ctl, o) {
@@ -333,7 +333,6 @@ fn pcu_filter(b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
 
 fn nhm_special(
     p: PlatformId,
-    _sock: &Socket,
     b: &ModelBox,
     ty: &str,
     j: usize,
@@ -400,16 +399,16 @@ fn nhm_special(
             let sub = ev % 6;
             let a = |x: usize| b.aux[q * 9 + x];
             let ok = match sub {
-                0 | 1 => o.props.sub.map_or(true, |v| a(sub as usize) & v != 0),
+                0 | 1 => o.props.sub.is_none_or(|v| a(sub as usize) & v != 0),
                 2 | 3 => o
                     .props
                     .sub
-                    .map_or(true, |v| (a(2) >> (8 * (sub - 2))) & 0xff == v),
+                    .is_none_or(|v| (a(2) >> (8 * (sub - 2))) & 0xff == v),
                 _ => {
                     let base = if sub == 4 { 3 } else { 6 };
                     let (mm, m, k) = (a(base), a(base + 1), a(base + 2));
                     let on = mm & (1 << 63) == 0 && mm & (1 << 21) != 0;
-                    on && o.props.packet.map_or(true, |pk| (pk ^ m) & k == 0)
+                    on && o.props.packet.is_none_or(|pk| (pk ^ m) & k == 0)
                 }
             };
             ok.then_some(n)
@@ -500,25 +499,23 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
                 }
             }
         }
-        Family::Skl => {
-            if pmi_en || (j.is_none() && ctl & bit(20) != 0) {
-                let t = platforms::by_id(p)
-                    .types
-                    .get(ty as usize)
-                    .map_or("", |t| t.name);
-                sock.global_status |= match (j, t) {
-                    (None, _) => skl_bits::FIXED_OVF,
-                    (_, "arb") => skl_bits::ARB_OVF,
-                    _ => skl_bits::CBO_OVF,
-                };
-                if sock.global_ctl & skl_bits::FRZ_ON_PMI != 0 {
-                    sock.global_ctl &= !skl_bits::EN;
-                }
-                let cores = sock.global_ctl & 0xf;
-                if cores != 0 {
-                    sock.pmi_pending |= cores;
-                    sock.pmis += 1;
-                }
+        Family::Skl if (pmi_en || (j.is_none() && ctl & bit(20) != 0)) => {
+            let t = platforms::by_id(p)
+                .types
+                .get(ty as usize)
+                .map_or("", |t| t.name);
+            sock.global_status |= match (j, t) {
+                (None, _) => skl_bits::FIXED_OVF,
+                (_, "arb") => skl_bits::ARB_OVF,
+                _ => skl_bits::CBO_OVF,
+            };
+            if sock.global_ctl & skl_bits::FRZ_ON_PMI != 0 {
+                sock.global_ctl &= !skl_bits::EN;
+            }
+            let cores = sock.global_ctl & 0xf;
+            if cores != 0 {
+                sock.pmi_pending |= cores;
+                sock.pmis += 1;
             }
         }
         Family::L3 => {

@@ -263,10 +263,8 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
             skl::CBO_CONFIG => return Ok(m.cbos as u64 + 1),
             _ => {}
         },
-        PlatformId::Xeon7100 | PlatformId::Xeon7400 => {
-            if msr == l3::GL_CTL {
-                return Ok(sock.global_status << 48);
-            }
+        PlatformId::Xeon7100 | PlatformId::Xeon7400 if msr == l3::GL_CTL => {
+            return Ok(sock.global_status << 48);
         }
         _ => {}
     }
@@ -340,11 +338,9 @@ pub(super) fn wrmsr(
             skl::CBO_CONFIG => return Err(ModelError::NoRegister),
             _ => {}
         },
-        PlatformId::Xeon7100 | PlatformId::Xeon7400 => {
-            if msr == l3::GL_CTL {
-                l3_command(sock, v);
-                return Ok(());
-            }
+        PlatformId::Xeon7100 | PlatformId::Xeon7400 if msr == l3::GL_CTL => {
+            l3_command(sock, v);
+            return Ok(());
         }
         _ => {}
     }
