@@ -399,16 +399,16 @@ fn nhm_special(
             let sub = ev % 6;
             let a = |x: usize| b.aux[q * 9 + x];
             let ok = match sub {
-                0 | 1 => o.props.sub.is_none_or(|v| a(sub as usize) & v != 0),
+                0 | 1 => o.props.sub.map_or(true, |v| a(sub as usize) & v != 0),
                 2 | 3 => o
                     .props
                     .sub
-                    .is_none_or(|v| (a(2) >> (8 * (sub - 2))) & 0xff == v),
+                    .map_or(true, |v| (a(2) >> (8 * (sub - 2))) & 0xff == v),
                 _ => {
                     let base = if sub == 4 { 3 } else { 6 };
                     let (mm, m, k) = (a(base), a(base + 1), a(base + 2));
                     let on = mm & (1 << 63) == 0 && mm & (1 << 21) != 0;
-                    on && o.props.packet.is_none_or(|pk| (pk ^ m) & k == 0)
+                    on && o.props.packet.map_or(true, |pk| (pk ^ m) & k == 0)
                 }
             };
             ok.then_some(n)
