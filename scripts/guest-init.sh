@@ -1,10 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# /init of the test guest. Mounts the pseudo file systems, optionally loads
-# rust_uncore.ko with the run's module arguments, runs the run's script,
-# then prints the script's exit status, any kmemleak report and the kernel
-# log between markers that scripts/guest.sh parses, and powers off.
+# /init of the test guest. Mounts the pseudo file systems, then runs each
+# script of the run (/run/1, /run/2, ...) in turn: loads rust_uncore.ko with
+# the script's module arguments unless told not to, runs the script, leaves
+# a clean guest for the next one (modules unloaded, every CPU online, no
+# trace event enabled), and
+# prints the script's output, exit status and kernel log between markers
+# that scripts/guest.sh parses. Ends with one kmemleak scan and powers off.
+# All of that goes to the second serial port, so that kernel messages on
+# the console (the first) can never interleave with it.
 /bin/busybox --install -s /bin
 export PATH=/bin:/usr/bin:/sbin:/usr/sbin
 mount -t proc proc /proc
@@ -15,22 +20,55 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 mkdir -p /dev/cpu
 
-. /run/run.conf
+if [ -c /dev/ttyS1 ]; then
+	stty -F /dev/ttyS1 raw -echo 2>/dev/null
+	exec >/dev/ttyS1 2>&1
+fi
 
 # Ignore whatever kmemleak saw during boot: only this run's leaks count.
 [ -w /sys/kernel/debug/kmemleak ] && echo clear > /sys/kernel/debug/kmemleak
 
-echo "GUEST-SCRIPT-BEGIN"
-if [ "$AUTOLOAD" = 1 ]; then
-	# shellcheck disable=SC2086
-	insmod /lib/modules/rust_uncore.ko $MODARGS || echo "guest: insmod rust_uncore.ko $MODARGS failed"
-fi
-sh /run/script.sh
-rc=$?
-echo "GUEST-SCRIPT-END status=$rc"
+# cleanup: undo what a script may have left behind.
+cleanup() {
+	for m in rust_uncore intel_uncore; do
+		if grep -q "^$m " /proc/modules; then
+			echo "# runner: unloading $m, left loaded by the script"
+			rmmod "$m" || echo "# runner: rmmod $m failed"
+		fi
+	done
+	for f in /sys/devices/system/cpu/cpu*/online; do
+		[ "$(cat "$f")" = 1 ] || echo 1 >"$f"
+	done
+	[ -w /sys/kernel/tracing/events/enable ] && echo 0 >/sys/kernel/tracing/events/enable
+	return 0
+}
 
-if [ -z "$NO_LEAK_CHECK" ] && [ -w /sys/kernel/debug/kmemleak ]; then
-	# kmemleak reports only objects older than 5 s; scan twice to be sure.
+i=1
+while [ -f "/run/$i/script.sh" ]; do
+	MODARGS=
+	AUTOLOAD=1
+	. "/run/$i/run.conf"
+	export MODARGS
+	echo "GUEST-SCRIPT-BEGIN $i"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	if [ "$AUTOLOAD" = 1 ]; then
+		# shellcheck disable=SC2086
+		insmod /lib/modules/rust_uncore.ko $MODARGS || echo "guest: insmod rust_uncore.ko $MODARGS failed"
+	fi
+	sh "/run/$i/script.sh"
+	rc=$?
+	cleanup
+	echo "# runner: $(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime) s in the guest"
+	echo "GUEST-SCRIPT-END $i status=$rc"
+	echo "GUEST-DMESG-BEGIN $i"
+	dmesg -c
+	echo "GUEST-DMESG-END $i"
+	i=$((i + 1))
+done
+
+if [ ! -f /run/no-leak-check ] && [ -w /sys/kernel/debug/kmemleak ]; then
+	# kmemleak reports only objects older than 5 s that were unreferenced
+	# in two scans in a row (it rescans objects whose contents changed).
 	sleep 6
 	echo scan > /sys/kernel/debug/kmemleak
 	echo scan > /sys/kernel/debug/kmemleak
@@ -38,7 +76,7 @@ if [ -z "$NO_LEAK_CHECK" ] && [ -w /sys/kernel/debug/kmemleak ]; then
 	cat /sys/kernel/debug/kmemleak
 	echo "GUEST-KMEMLEAK-END"
 fi
-echo "GUEST-DMESG-BEGIN"
-dmesg
-echo "GUEST-DMESG-END"
+echo "GUEST-DMESG-BEGIN end"
+dmesg -c
+echo "GUEST-DMESG-END end"
 poweroff -f

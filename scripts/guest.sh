@@ -1,29 +1,40 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs one shell script inside a QEMU (TCG) guest booted on the cached test
-# kernel, and prints the script's output and exit status.
+# Runs shell scripts inside a QEMU (TCG) guest booted on the cached test
+# kernel, and prints each script's output and exit status.
 #
-# Usage: scripts/guest.sh [options] --script FILE
+# Usage: scripts/guest.sh [options] --script FILE [--script FILE...]
 #   --cpu MODEL      QEMU -cpu value (default: SandyBridge,model=45,-hypervisor)
 #   --smp TOPOLOGY   QEMU -smp value (default: 4,sockets=2,cores=2)
 #   --modargs ARGS   parameters for rust_uncore.ko (e.g. "sim=snbep:2")
 #   --no-load        do not insmod rust_uncore.ko before the script
-#   --no-leak-check  skip the kmemleak scan after the script
+#   --no-leak-check  skip the kmemleak scan after the scripts
 #   --timeout SECS   whole-run limit (default: 300)
-#   --script FILE    the script to run (required)
-#   --quiet          print only the script's output and the verdict
+#   --script FILE    a script to run (at least one)
+#   --batch LIST     scripts with their own settings, one per line:
+#                    "LOAD|MODARGS|FILE", LOAD 1 or 0 (--no-load)
+#   --outdir DIR     write results to DIR instead of printing them:
+#                    N.out, N.status (script N), boot.status, boot.err,
+#                    console.log
+#   --quiet          print only the scripts' output and the verdicts
 #
 # The guest has busybox, perf, the module (/lib/modules/rust_uncore.ko), the
 # kernel's own C driver (/lib/modules/intel-uncore.ko), the test library and
-# tools (/tests). MODARGS is also exported to the script.
+# tools (/tests). MODARGS is also exported to the script. Between scripts
+# the guest unloads what a script left loaded and brings every CPU online.
+#
+# TCG_OPTS in the environment adds options to QEMU's "-accel tcg" (e.g.
+# thread=single: all vCPUs in one host thread, which make check uses when
+# it runs guests side by side).
 #
 # The whole console log of the last run is kept in
 # ${XDG_CACHE_HOME:-~/.cache}/rust-uncore/last-console.log.
 #
-# Exit status: the script's exit status; 124 on timeout; 125 when the kernel
-# log shows an oops, BUG, WARNING, lockdep, KASAN or kmemleak report; 126
-# when the guest did not run the script to its end.
+# Exit status: the first failing script's exit status, else 0; 124 on
+# timeout; 125 when the kernel log shows an oops, BUG, WARNING, lockdep,
+# KASAN or kmemleak report; 126 when the guest did not run a script to its
+# end.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
@@ -34,7 +45,9 @@ modargs=""
 autoload=1
 leakcheck=1
 timeout=300
-script=""
+scripts=()
+batch=""
+outdir=""
 quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -44,14 +57,31 @@ while [ $# -gt 0 ]; do
 	--no-load) autoload=0; shift ;;
 	--no-leak-check) leakcheck=0; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
-	--script) script=$2; shift 2 ;;
+	--script) scripts+=("$2"); shift 2 ;;
+	--batch) batch=$2; shift 2 ;;
+	--outdir) outdir=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
-	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "guest: unknown option $1" >&2; exit 2 ;;
 	esac
 done
-[ -n "$script" ] || { echo "guest: --script FILE is required" >&2; exit 2; }
-[ -f "$script" ] || { echo "guest: no such script: $script" >&2; exit 2; }
+
+# The run list: LOAD, MODARGS and FILE of each script.
+loads=() margs=() files=()
+for s in "${scripts[@]}"; do
+	loads+=("$autoload"); margs+=("$modargs"); files+=("$s")
+done
+if [ -n "$batch" ]; then
+	[ -f "$batch" ] || { echo "guest: no such batch list: $batch" >&2; exit 2; }
+	while IFS='|' read -r l m f; do
+		[ -n "$f" ] || continue
+		loads+=("$l"); margs+=("$m"); files+=("$f")
+	done <"$batch"
+fi
+[ ${#files[@]} -gt 0 ] || { echo "guest: --script FILE is required" >&2; exit 2; }
+for f in "${files[@]}"; do
+	[ -f "$f" ] || { echo "guest: no such script: $f" >&2; exit 2; }
+done
 
 kdir=$("$here/build-kernel.sh" --print-dir)/linux-source-6.12
 [ -f "$kdir/arch/x86/boot/bzImage" ] || { echo "guest: no test kernel; run scripts/build-kernel.sh" >&2; exit 2; }
@@ -62,69 +92,115 @@ base=$("$here/mkinitramfs.sh" "$kdir")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The per-run overlay: module, tests, the script and its configuration.
+# The per-run overlay: module, tests, the scripts and their settings.
 mkdir -p "$work/root/lib/modules" "$work/root/run" "$work/root/tests"
 cp "$ko" "$work/root/lib/modules/"
 cp -r "$REPO_DIR/tests/guest/." "$work/root/tests/"
 if [ -d "$CACHE_DIR/guest-tools" ]; then
 	cp -r "$CACHE_DIR/guest-tools/." "$work/root/tests/"
 fi
-cp "$script" "$work/root/run/script.sh"
-{
-	printf 'MODARGS=%q\n' "$modargs"
-	printf 'export MODARGS\n'
-	printf 'AUTOLOAD=%s\n' "$autoload"
-	[ "$leakcheck" = 1 ] || printf 'NO_LEAK_CHECK=1\n'
-} >"$work/root/run/run.conf"
+n=${#files[@]}
+for i in $(seq 1 "$n"); do
+	mkdir -p "$work/root/run/$i"
+	cp "${files[$((i - 1))]}" "$work/root/run/$i/script.sh"
+	{
+		printf 'MODARGS=%q\n' "${margs[$((i - 1))]}"
+		printf 'AUTOLOAD=%s\n' "${loads[$((i - 1))]}"
+	} >"$work/root/run/$i/run.conf"
+done
+[ "$leakcheck" = 1 ] || : >"$work/root/run/no-leak-check"
 (cd "$work/root" && find . | cpio -o -H newc --quiet) >"$work/overlay.cpio"
 cat "$base" "$work/overlay.cpio" >"$work/initrd.cpio"
 
 log=$work/console.log
 set +e
-timeout --foreground "$timeout" qemu-system-x86_64 -accel tcg -cpu "$cpu" -smp "$smp" -m 1024 \
-	-nographic -no-reboot -kernel "$kdir/arch/x86/boot/bzImage" -initrd "$work/initrd.cpio" \
+timeout --foreground "$timeout" qemu-system-x86_64 -accel "tcg${TCG_OPTS:+,$TCG_OPTS}" -cpu "$cpu" -smp "$smp" -m 1024 \
+	-nographic -serial mon:stdio -serial "file:$work/results.log" -no-reboot -kernel "$kdir/arch/x86/boot/bzImage" -initrd "$work/initrd.cpio" \
 	-append "console=ttyS0 loglevel=4 panic=-1 oops=panic kmemleak=on nokaslr" \
 	</dev/null >"$log" 2>&1
 qrc=$?
 set -e
 # Drop carriage returns and the firmware's terminal escapes.
-tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' >"$log.clean"
+tidy() { tr -d '\r' | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g'; }
+console=$work/console.clean
+tidy <"$log" >"$console"
+# What the guest's /init wrote to the second serial port: the scripts'
+# output and status, their kernel logs and the kmemleak report.
+clean=$work/results.clean
+tidy <"$work/results.log" >"$clean" 2>/dev/null || : >"$clean"
 mkdir -p "$CACHE_DIR"
-cp "$log.clean" "$CACHE_DIR/last-console.log"
+cat "$console" "$clean" >"$CACHE_DIR/last-console.log"
 
-section() { sed -n "/$1-BEGIN\$/,/^$1-END\$/p" "$log.clean" | sed '1d;$d'; }
-out=$(sed -n '/GUEST-SCRIPT-BEGIN$/,/^GUEST-SCRIPT-END status=/p' "$log.clean" | sed '1d' | sed '/^GUEST-SCRIPT-END status=/d')
-status=$(sed -n 's/^GUEST-SCRIPT-END status=\([0-9]*\)$/\1/p' "$log.clean")
-dmesg_out=$(section GUEST-DMESG)
-leaks=$(section GUEST-KMEMLEAK)
+# section NAME ID: the lines between "NAME-BEGIN ID" and "NAME-END ID".
+section() { sed -n "/^$1-BEGIN${2:+ $2}\$/,/^$1-END${2:+ $2}\$/p" "$clean" | sed '1d;$d'; }
+# problems: the kernel-log lines of stdin that report a bug.
+problems() {
+	grep -E 'Oops|BUG:|WARNING:|Kernel panic|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|KASAN|UBSAN|general protection fault|sleeping function called from invalid context|scheduling while atomic' | sort -u || true
+}
 
-printf '%s\n' "$out"
-verdict=0
+res=$work/results
+mkdir -p "$res"
+cat "$console" "$clean" >"$res/console.log"
+: >"$res/boot.err"
+boot=0
+for i in $(seq 1 "$n"); do
+	sed -n "/^GUEST-SCRIPT-BEGIN $i\$/,/^GUEST-SCRIPT-END $i status=/p" "$clean" |
+		sed '1d' | sed '/^GUEST-SCRIPT-END /d' >"$res/$i.out"
+	status=$(sed -n "s/^GUEST-SCRIPT-END $i status=\([0-9]*\)\$/\1/p" "$clean")
+	bad=$(section GUEST-DMESG "$i" | problems)
+	if [ -z "$status" ] || ! grep -q "^GUEST-SCRIPT-BEGIN $i\$" "$clean"; then
+		echo "guest: the script did not run to its end, or its output was lost" >>"$res/$i.out"
+		status=126
+	elif [ -n "$bad" ]; then
+		echo "guest: kernel reported a problem:" >>"$res/$i.out"
+		printf '%s\n' "$bad" | sed 's/^/guest:   /' >>"$res/$i.out"
+		status=125
+	fi
+	echo "$status" >"$res/$i.status"
+done
+# What the kernel said outside the scripts: at boot, in the kmemleak scan,
+# at power-off, or on the console alone (a panic).
+inscripts=$(for i in $(seq 1 "$n"); do section GUEST-DMESG "$i"; done | problems)
+outside=$( {
+	section GUEST-DMESG end
+	cat "$console"
+} | problems | comm -23 - <(printf '%s\n' "$inscripts" | sort -u))
+leaks=$(section GUEST-KMEMLEAK "")
 if [ "$qrc" = 124 ]; then
-	echo "guest: timeout after ${timeout}s" >&2
-	verdict=124
-elif [ -z "$status" ]; then
-	echo "guest: the script did not run to its end" >&2
-	verdict=126
+	echo "guest: timeout after ${timeout}s" >>"$res/boot.err"
+	boot=124
 fi
-bad=$(printf '%s\n%s\n' "$dmesg_out" "$(cat "$log.clean")" |
-	grep -E 'Oops|BUG:|WARNING:|Kernel panic|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|KASAN|UBSAN|general protection fault|sleeping function called from invalid context|scheduling while atomic' | sort -u || true)
-if [ -n "$bad" ]; then
-	echo "guest: kernel reported a problem:" >&2
-	printf '%s\n' "$bad" | sed 's/^/guest:   /' >&2
-	verdict=125
+if [ -n "$outside" ]; then
+	echo "guest: kernel reported a problem:" >>"$res/boot.err"
+	printf '%s\n' "$outside" | sed 's/^/guest:   /' >>"$res/boot.err"
+	boot=125
 fi
 if [ -n "$(printf '%s' "$leaks" | tr -d '[:space:]')" ]; then
-	echo "guest: kmemleak reported leaks:" >&2
-	printf '%s\n' "$leaks" | head -40 | sed 's/^/guest:   /' >&2
-	verdict=125
+	echo "guest: kmemleak reported leaks:" >>"$res/boot.err"
+	printf '%s\n' "$leaks" | head -40 | sed 's/^/guest:   /' >>"$res/boot.err"
+	boot=125
 fi
-if [ "$verdict" != 0 ]; then
-	if [ "$quiet" = 0 ]; then
-		echo "guest: ---- console log ----" >&2
-		tail -200 "$log.clean" >&2
-	fi
-	exit "$verdict"
+echo "$boot" >"$res/boot.status"
+
+if [ -n "$outdir" ]; then
+	mkdir -p "$outdir"
+	cp -r "$res/." "$outdir/"
+	exit 0
 fi
-[ "$quiet" = 1 ] || echo "guest: exit status $status"
-exit "$status"
+
+verdict=0
+for i in $(seq 1 "$n"); do
+	[ "$n" = 1 ] || echo "guest: --- ${files[$((i - 1))]}"
+	cat "$res/$i.out"
+	s=$(cat "$res/$i.status")
+	[ "$n" = 1 ] || [ "$quiet" = 1 ] || echo "guest: exit status $s"
+	[ "$verdict" != 0 ] || verdict=$s
+done
+cat "$res/boot.err" >&2
+[ "$boot" = 0 ] || verdict=$boot
+if [ "$verdict" != 0 ] && [ "$quiet" = 0 ]; then
+	echo "guest: ---- console log ----" >&2
+	tail -200 "$res/console.log" >&2
+fi
+[ "$n" != 1 ] || [ "$quiet" = 1 ] || echo "guest: exit status $verdict"
+exit "$verdict"

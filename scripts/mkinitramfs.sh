@@ -22,7 +22,7 @@ if [ -f "$out" ]; then
 	exit 0
 fi
 mkdir -p "$CACHE_DIR/initramfs"
-rm -f "$CACHE_DIR"/initramfs/base-*.cpio
+find "$CACHE_DIR/initramfs" -name "base-*.cpio" ! -name "base-$key.cpio" -delete
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
@@ -39,6 +39,7 @@ cp "$cuko" "$root/lib/modules/"
 cp "$here/guest-init.sh" "$root/init"
 chmod +x "$root/init"
 echo "root:x:0:0:root:/:/bin/sh" >"$root/etc/passwd"
-(cd "$root" && find . | cpio -o -H newc --quiet) >"$out.tmp"
-mv "$out.tmp" "$out"
+tmp=$(mktemp "$out.XXXXXX")
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$tmp"
+mv "$tmp" "$out"
 echo "$out"
