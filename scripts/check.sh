@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs every test: installs what is missing, builds (or reuses) the test
-# kernel, runs the host tests (cargo test), builds the module against the
-# test kernel with clippy, builds the guest tools, and runs each guest test
-# in every configuration its `# guest:` lines name. Ends with one line
+# kernel, runs the host tests (cargo test) and lint (cargo clippy), builds
+# the module against the test kernel with clippy, builds the guest tools,
+# and runs each guest test in every configuration its `# guest:` lines name. Ends with one line
 # "N passed, N failed" (", N skipped" if any); exits non-zero on failure.
 #
 # Tests sharing a CPU model and topology share one guest boot; boots run
@@ -72,6 +72,13 @@ if [ "$host" = 1 ]; then
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		printf '%s\n' "$out" | tail -30
 		fail "cargo test (build)"
+	fi
+	note "host lint (cargo clippy, warnings are errors)"
+	if out=$(cargo clippy --all-targets --color never -- -D warnings 2>&1); then
+		pass 1
+	else
+		printf '%s\n' "$out" | tail -30 | sed 's/^/   | /'
+		fail "cargo clippy"
 	fi
 fi
 

@@ -821,12 +821,12 @@ fn overflow_status_accounting_over_a_thousand_wraps() {
     let mut prev = [0u64; 2];
     let cbox = p.box_type("cbox").unwrap();
     let mut sh = Shared::default();
-    for s in 0..2 {
+    for (s, pv) in prev.iter_mut().enumerate() {
         d.s = s;
         let pr = program(&mut d, cbox, 3, Attr::config(0x0114), &mut sh);
         assert_eq!(pr.ctr, Ctr::General(0));
         d.m.preload(s, "cbox", 3, 0, (1 << 48) - 3).unwrap();
-        prev[s] = (1 << 48) - 3;
+        *pv = (1 << 48) - 3;
     }
     let ob = overflow_bit(p, cbox, 3, Ctr::General(0)).unwrap();
     let ctr_msr = match program::counter_reg(cbox, 3, Ctr::General(0)).addr {
