@@ -4,8 +4,9 @@
 # Runs every test: installs what is missing, builds (or reuses) the test
 # kernel, runs the host tests (cargo test) and lint (cargo clippy), builds
 # the module against the test kernel with clippy, builds the guest tools,
-# and runs each guest test in every configuration its `# guest:` lines name. Ends with one line
-# "N passed, N failed" (", N skipped" if any); exits non-zero on failure.
+# and runs each guest test in every configuration its `# guest:` lines
+# name. Ends with one line "N passed, N failed" (", N skipped" if any);
+# exits non-zero on failure.
 #
 # Tests sharing a CPU model and topology share one guest boot; boots run
 # side by side, CHECK_JOBS at a time (default: the number of host CPUs).
