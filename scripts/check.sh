@@ -53,11 +53,15 @@ step() {
 pass() { passed=$((passed + $1)); }
 fail() { failed=$((failed + 1)); failures+=("$1"); }
 
+# Step logs, shown when a step fails.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
 note "setup"
 step "install"
-"$here/install-deps.sh" >/tmp/rust-uncore-deps.log 2>&1 || { cat /tmp/rust-uncore-deps.log; echo "0 passed, 1 failed"; exit 1; }
+"$here/install-deps.sh" >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log"; echo "0 passed, 1 failed"; exit 1; }
 step "test kernel"
-"$here/build-kernel.sh" >/tmp/rust-uncore-kernel.log 2>&1 || { tail -50 /tmp/rust-uncore-kernel.log; echo "0 passed, 1 failed"; exit 1; }
+"$here/build-kernel.sh" >"$logs/kernel.log" 2>&1 || { tail -50 "$logs/kernel.log"; echo "0 passed, 1 failed"; exit 1; }
 kdir=$("$here/build-kernel.sh" --print-dir)/linux-source-6.12
 
 if [ "$host" = 1 ]; then
@@ -85,7 +89,7 @@ fi
 
 note "module build (CLIPPY=1) against the test kernel"
 step "module build"
-if make -s KDIR="$kdir" CLIPPY=1 >/tmp/rust-uncore-build.log 2>&1 && [ -f rust_uncore.ko ]; then
+if make -s KDIR="$kdir" CLIPPY=1 >"$logs/build.log" 2>&1 && [ -f rust_uncore.ko ]; then
 	pass 1
 	note "module aliases"
 	out=$(tests/host/modinfo.sh rust_uncore.ko)
@@ -93,7 +97,7 @@ if make -s KDIR="$kdir" CLIPPY=1 >/tmp/rust-uncore-build.log 2>&1 && [ -f rust_u
 	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
 	while IFS= read -r l; do fail "modinfo: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
 else
-	cat /tmp/rust-uncore-build.log
+	cat "$logs/build.log"
 	fail "module build"
 	guest=0
 fi

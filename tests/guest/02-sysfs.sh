@@ -9,7 +9,7 @@
 # guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: sim=ivbep:4 cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=4,cores=1
 # guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
-# guest: sim=nhmex cpu=Nehalem,model=46,-hypervisor smp=2,sockets=1,cores=2
+# guest: sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 # guest: sim=xeon7400:2 cpu=Penryn,model=29,-hypervisor smp=2,sockets=2,cores=1
 . /tests/lib.sh
