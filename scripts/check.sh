@@ -79,7 +79,7 @@ if [ "$host" = 1 ]; then
 		fail "cargo test (build)"
 	fi
 	note "host lint (cargo clippy, warnings are errors)"
-	if out=$(cargo clippy --all-targets --color never -- -D warnings 2>&1); then
+	if out=$("$CARGO_CLIPPY" clippy --all-targets --color never -- -D warnings 2>&1); then
 		pass 1
 	else
 		printf '%s\n' "$out" | tail -30 | sed 's/^/   | /'

@@ -15,6 +15,9 @@ export RUSTC=/usr/bin/rustc
 export HOSTRUSTC=/usr/bin/rustc
 export RUSTDOC=/usr/bin/rustdoc
 export CLIPPY_DRIVER=/usr/bin/clippy-driver
+# The host lint runs the same clippy; cargo honours RUSTC, so a rustup
+# cargo-clippy here would mix two compilers in one target directory.
+CARGO_CLIPPY=/usr/bin/cargo-clippy
 export LIBCLANG_PATH=/usr/lib/llvm-19/lib
 export BINDGEN
 
