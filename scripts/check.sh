@@ -65,6 +65,9 @@ step "test kernel"
 kdir=$("$here/build-kernel.sh" --print-dir)/linux-source-6.12
 
 if [ "$host" = 1 ]; then
+	# Host builds are cached with the test kernel, so that a fresh clone
+	# builds only what changed.
+	export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$CACHE_DIR/cargo-target}
 	note "host tests (cargo test)"
 	step "host tests"
 	out=$(cargo test --color never 2>&1)

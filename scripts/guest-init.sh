@@ -67,10 +67,15 @@ while [ -f "/run/$i/script.sh" ]; do
 done
 
 if [ ! -f /run/no-leak-check ] && [ -w /sys/kernel/debug/kmemleak ]; then
-	# kmemleak reports only objects older than 5 s that were unreferenced
-	# in two scans in a row (it rescans objects whose contents changed).
-	sleep 6
+	# kmemleak reports an object only when two scans in a row found it
+	# unreferenced and unchanged, and only when it was allocated at least
+	# 5 s before the second scan began. The first scan runs at once; the
+	# second starts no sooner than 5.5 s after the last script ended.
+	t_end=$(cut -d' ' -f1 /proc/uptime)
 	echo scan > /sys/kernel/debug/kmemleak
+	while awk -v t="$t_end" '{ exit !($1 - t < 5.5) }' /proc/uptime; do
+		sleep 0.5
+	done
 	echo scan > /sys/kernel/debug/kmemleak
 	echo "GUEST-KMEMLEAK-BEGIN"
 	cat /sys/kernel/debug/kmemleak

@@ -10,6 +10,7 @@
 #   --modargs ARGS   parameters for rust_uncore.ko (e.g. "sim=snbep:2")
 #   --no-load        do not insmod rust_uncore.ko before the script
 #   --no-leak-check  skip the kmemleak scan after the scripts
+#   --mem MB         guest memory (default: 512)
 #   --timeout SECS   whole-run limit (default: 300)
 #   --script FILE    a script to run (at least one)
 #   --batch LIST     scripts with their own settings, one per line:
@@ -45,6 +46,7 @@ modargs=""
 autoload=1
 leakcheck=1
 timeout=300
+mem=512
 scripts=()
 batch=""
 outdir=""
@@ -56,12 +58,13 @@ while [ $# -gt 0 ]; do
 	--modargs) modargs=$2; shift 2 ;;
 	--no-load) autoload=0; shift ;;
 	--no-leak-check) leakcheck=0; shift ;;
+	--mem) mem=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--script) scripts+=("$2"); shift 2 ;;
 	--batch) batch=$2; shift 2 ;;
 	--outdir) outdir=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
-	-h|--help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "guest: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -114,7 +117,7 @@ cat "$base" "$work/overlay.cpio" >"$work/initrd.cpio"
 
 log=$work/console.log
 set +e
-timeout --foreground "$timeout" qemu-system-x86_64 -accel "tcg${TCG_OPTS:+,$TCG_OPTS}" -cpu "$cpu" -smp "$smp" -m 1024 \
+timeout --foreground "$timeout" qemu-system-x86_64 -accel "tcg${TCG_OPTS:+,$TCG_OPTS}" -cpu "$cpu" -smp "$smp" -m "$mem" \
 	-nographic -serial mon:stdio -serial "file:$work/results.log" -no-reboot -kernel "$kdir/arch/x86/boot/bzImage" -initrd "$work/initrd.cpio" \
 	-append "console=ttyS0 loglevel=4 panic=-1 oops=panic kmemleak=on nokaslr" \
 	</dev/null >"$log" 2>&1

@@ -10,7 +10,7 @@
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Penryn,model=29,-hypervisor smp=2,sockets=2,cores=1
+# guest: noload cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
 # guest: noload cpu=qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor smp=2,sockets=2,cores=1
 . /tests/lib.sh
 
