@@ -2,15 +2,20 @@
 #
 # Top-level make targets. `make` builds rust_uncore.ko against KDIR (by
 # default the running kernel's build tree, which must have CONFIG_RUST=y).
-# The test targets build and use the project's own cached test kernel.
+# The test targets build and use the project's own cached test kernels
+# (debug, nodebug, distro, distro-rt: scripts/build-kernel.sh), each with its own build
+# of the module in build/<variant>/ (scripts/build-module.sh).
 #
 #   make                 build the module against KDIR
 #   make CLIPPY=1        build with clippy lints
-#   make check           all tests (host, lint build, guest matrix)
+#   make check           all tests (host, module builds, guest matrix)
 #   make demo            boot a simulated platform in QEMU and run perf
-#   make guest ...       run one script in a guest (see README.md)
+#   make guest ...       build the module for the test kernel (KERNEL=debug
+#                        or nodebug) and run one script in a guest (README.md)
 #   make bench           host benchmarks of the core
-#   make test-kernel     build (or reuse) the cached test kernel
+#   make test-kernel     build (or reuse) a cached test kernel
+#                        (VARIANT=debug, nodebug, distro or distro-rt;
+#                        default debug)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 # Debian's rustc-web is the compiler the test kernel was built with; a kernel
@@ -34,11 +39,11 @@ all modules:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	rm -rf target
+	rm -rf target build
 
 test-kernel:
 	scripts/install-deps.sh
-	scripts/build-kernel.sh
+	scripts/build-kernel.sh --variant $(or $(VARIANT),debug)
 
 check:
 	scripts/check.sh
@@ -47,7 +52,8 @@ demo:
 	scripts/demo.sh
 
 guest:
-	scripts/guest.sh $(if $(CPU),--cpu "$(CPU)") $(if $(SMP),--smp "$(SMP)") \
+	scripts/build-module.sh $(or $(KERNEL),debug) >/dev/null
+	scripts/guest.sh --kernel $(or $(KERNEL),debug) $(if $(CPU),--cpu "$(CPU)") $(if $(SMP),--smp "$(SMP)") \
 		$(if $(MODARGS),--modargs "$(MODARGS)") $(if $(SCRIPT),--script "$(SCRIPT)")
 
 host-test:

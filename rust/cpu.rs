@@ -2,13 +2,15 @@
 
 //! CPU identification and topology.
 //!
-//! C header: [`arch/x86/include/asm/topology.h`](srctree/arch/x86/include/asm/topology.h)
+//! C headers: [`arch/x86/include/asm/processor.h`](srctree/arch/x86/include/asm/processor.h),
+//! [`arch/x86/include/asm/topology.h`](srctree/arch/x86/include/asm/topology.h)
 
-use super::ffi;
+use super::bindings;
+use core::ptr::addr_of;
 
 /// Identity of the boot CPU, as the driver needs it to pick a platform.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CpuId {
+pub(crate) struct BootCpu {
     /// The vendor is Intel.
     pub(crate) intel: bool,
     /// CPUID display family.
@@ -20,78 +22,148 @@ pub(crate) struct CpuId {
 }
 
 /// Returns the identity of the boot CPU.
-pub(crate) fn boot_cpu() -> CpuId {
-    let mut id = ffi::RuCpuId::default();
-    // SAFETY: `id` is a valid, writable `struct ru_cpu_id` for the duration of the call.
-    unsafe { ffi::ru_boot_cpu_id(&mut id) };
-    CpuId { intel: id.vendor_intel != 0, family: id.family, model: id.model, hypervisor: id.hypervisor != 0 }
+pub(crate) fn boot_cpu() -> BootCpu {
+    // SAFETY: `boot_cpu_data` is filled in before any module loads and not written afterwards;
+    // the union's `x86_vfm` and the bytes read here are two views of the same plain integers.
+    let id = unsafe {
+        (*addr_of!(bindings::boot_cpu_data))
+            .__bindgen_anon_1
+            .__bindgen_anon_1
+    };
+    BootCpu {
+        intel: u32::from(id.x86_vendor) == bindings::X86_VENDOR_INTEL,
+        family: id.x86.into(),
+        model: id.x86_model.into(),
+        // SAFETY: Reads a bit of the boot CPU's capability words.
+        hypervisor: unsafe { bindings::ru_boot_cpu_has(bindings::X86_FEATURE_HYPERVISOR) },
+    }
 }
 
-/// The CPU this code runs on (callers with preemption enabled may be moved
-/// right after; the driver calls it where the CPU is fixed).
-pub(crate) fn this_cpu() -> u32 {
-    // SAFETY: No arguments; reads the current CPU number.
-    unsafe { ffi::ru_this_cpu() as u32 }
-}
-
-/// The logical package (socket) of `cpu`.
-pub(crate) fn package(cpu: u32) -> usize {
-    // SAFETY: `topology_logical_package_id` reads per-CPU topology data of any possible CPU; out-of-range CPUs are not passed by the driver.
-    let p = unsafe { ffi::ru_cpu_package(cpu) };
-    p.max(0) as usize
+/// The number of possible CPU numbers (`nr_cpu_ids`).
+pub(crate) fn nr_cpu_ids() -> u32 {
+    // SAFETY: Reads a variable fixed at boot.
+    unsafe { bindings::ru_nr_cpu_ids() }
 }
 
 /// The number of logical packages the system may have.
 pub(crate) fn max_packages() -> usize {
-    // SAFETY: No arguments.
-    unsafe { ffi::ru_max_packages() as usize }
+    // SAFETY: Reads a variable fixed at boot.
+    unsafe { bindings::ru_max_packages() as usize }
 }
 
 /// The number of cores per package.
 pub(crate) fn cores_per_package() -> u32 {
-    // SAFETY: No arguments.
-    unsafe { ffi::ru_cores_per_package() }
-}
-
-/// Another online CPU of `cpu`'s package, if there is one.
-pub(crate) fn other_cpu_in_package(cpu: u32) -> Option<u32> {
-    // SAFETY: Reads the topology masks of `cpu`.
-    let c = unsafe { ffi::ru_package_other_cpu(cpu) };
-    (c >= 0).then_some(c as u32)
-}
-
-/// The core ID of `cpu` within its package.
-pub(crate) fn core_id(cpu: u32) -> u32 {
-    // SAFETY: Reads per-CPU topology data.
-    unsafe { ffi::ru_cpu_core_id(cpu).max(0) as u32 }
-}
-
-/// The number of possible CPU IDs.
-pub(crate) fn nr_cpu_ids() -> u32 {
-    // SAFETY: No arguments.
-    unsafe { ffi::ru_nr_cpu_ids() }
-}
-
-/// Whether `cpu` is present (online or able to come online).
-pub(crate) fn present(cpu: u32) -> bool {
-    // SAFETY: The helper checks the range before reading the present mask.
-    unsafe { ffi::ru_cpu_present(cpu) }
+    // SAFETY: Reads a variable fixed at boot.
+    unsafe { bindings::ru_cores_per_package() }
 }
 
 /// Busy-waits `us` microseconds.
 pub(crate) fn delay_us(us: u32) {
-    // SAFETY: `udelay` only spins.
-    unsafe { ffi::ru_udelay(us) }
+    // SAFETY: `__udelay` only spins; `udelay()` calls it for delays not known at compile time.
+    unsafe { bindings::__udelay(us as usize) }
 }
 
-/// Whether `cpu` is online.
-pub(crate) fn online(cpu: u32) -> bool {
-    // SAFETY: The helper checks the range before reading the online mask.
-    unsafe { ffi::ru_cpu_online(cpu) }
+/// A possible CPU: a CPU number the kernel's per-CPU data covers.
+///
+/// # Invariants
+///
+/// The number is below `nr_cpu_ids`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CpuId(u32);
+
+impl CpuId {
+    /// `cpu`, if it is a possible CPU number.
+    pub(crate) fn from_u32(cpu: u32) -> Option<Self> {
+        (cpu < nr_cpu_ids()).then_some(CpuId(cpu))
+    }
+
+    /// `cpu` (as perf stores it, -1 for none), if it is a possible CPU number.
+    pub(crate) fn from_i32(cpu: i32) -> Option<Self> {
+        u32::try_from(cpu).ok().and_then(Self::from_u32)
+    }
+
+    /// The CPU this code runs on. Callers with preemption enabled may be
+    /// moved right after; the driver calls it where the CPU is fixed.
+    pub(crate) fn current() -> Self {
+        // SAFETY: Reads this CPU's number, which is below `nr_cpu_ids`.
+        CpuId(unsafe { bindings::ru_this_cpu() })
+    }
+
+    /// Every possible CPU, in order.
+    pub(crate) fn all() -> impl Iterator<Item = CpuId> {
+        (0..nr_cpu_ids()).map(CpuId)
+    }
+
+    /// The CPU number.
+    pub(crate) fn as_u32(self) -> u32 {
+        self.0
+    }
+
+    /// The logical package (socket) of the CPU.
+    pub(crate) fn package(self) -> usize {
+        // SAFETY: By the type invariant the CPU's per-CPU topology data exists.
+        let p = unsafe { bindings::ru_cpu_package(self.0) };
+        usize::try_from(p).unwrap_or(0)
+    }
+
+    /// The core ID of the CPU within its package.
+    pub(crate) fn core_id(self) -> u32 {
+        // SAFETY: By the type invariant the CPU's per-CPU topology data exists.
+        let c = unsafe { bindings::ru_cpu_core_id(self.0) };
+        u32::try_from(c).unwrap_or(0)
+    }
+
+    /// Whether the CPU is online.
+    pub(crate) fn is_online(self) -> bool {
+        // SAFETY: By the type invariant the CPU is within the online mask.
+        unsafe { bindings::ru_cpu_online(self.0) }
+    }
+
+    /// Whether the CPU is present (online or able to come online).
+    pub(crate) fn is_present(self) -> bool {
+        // SAFETY: By the type invariant the CPU is within the present mask.
+        unsafe { bindings::ru_cpu_present(self.0) }
+    }
+
+    /// Another online CPU of this CPU's package, if there is one.
+    pub(crate) fn other_in_package(self) -> Option<CpuId> {
+        // SAFETY: By the type invariant the CPU's topology masks exist.
+        let c = unsafe { bindings::ru_package_other_cpu(self.0) };
+        Self::from_u32(c)
+    }
 }
 
-/// Adds `cpu` to (or removes it from) the `cpumask` every PMU shows.
-pub(crate) fn set_collector(cpu: u32, on: bool) {
-    // SAFETY: The helper updates a module-global cpumask with atomic bit operations.
-    unsafe { ffi::ru_collectors_set(cpu, on) }
+/// The logical package of physical socket `phys`, if it exists.
+pub(crate) fn logical_package(phys: u32) -> Option<usize> {
+    // SAFETY: Looks the socket up in the topology tables; any value is accepted.
+    let p = unsafe { bindings::ru_phys_to_logical_pkg(phys) };
+    usize::try_from(p).ok()
+}
+
+/// A terminated CPU ID table (`struct x86_cpu_id[N]`, the last entry
+/// zero), for the module's aliases.
+#[repr(transparent)]
+pub(crate) struct IdTable<const N: usize>([bindings::x86_cpu_id; N]);
+
+impl<const N: usize> IdTable<N> {
+    /// A table matching each Intel `(family, model)` of `cpus`, any
+    /// stepping; `cpus` must have `N - 1` entries (checked at compile time
+    /// where the table is a const).
+    pub(crate) const fn new(cpus: &[(u32, u32)]) -> Self {
+        assert!(
+            cpus.len() + 1 == N,
+            "an ID table holds its IDs and a terminator"
+        );
+        // SAFETY: `x86_cpu_id` is plain integers; all zeros is the terminator entry.
+        let mut t: [bindings::x86_cpu_id; N] = unsafe { core::mem::zeroed() };
+        let mut i = 0;
+        while i < cpus.len() {
+            t[i].vendor = bindings::X86_VENDOR_INTEL as u16;
+            t[i].family = cpus[i].0 as u16;
+            t[i].model = cpus[i].1 as u16;
+            t[i].flags = bindings::X86_CPU_ID_FLAG_ENTRY_VALID;
+            i += 1;
+        }
+        IdTable(t)
+    }
 }

@@ -1,18 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! debugfs files with text read and write handlers (mode 0600).
+//! A debugfs directory of text files (mode 0600) whose reads and writes go
+//! to one handler object.
 //!
 //! C header: [`include/linux/debugfs.h`](srctree/include/linux/debugfs.h)
 
-use super::ffi;
+use super::bindings;
+use core::ffi::c_void;
 use core::fmt;
-use core::marker::PhantomData;
-use core::ptr::NonNull;
-use kernel::error::{from_result, to_result, Result};
-use kernel::ffi::{c_char, c_void};
+use core::ptr::{addr_of, addr_of_mut};
+use kernel::error::{from_err_ptr, from_result};
+use kernel::ffi::c_char;
+use kernel::init::PinInit;
+use kernel::page::PAGE_SIZE;
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::Arc;
+use kernel::types::Opaque;
+use kernel::uaccess::UserSlice;
+use kernel::ThisModule;
+
+/// Most files a directory holds.
+const MAX_FILES: usize = 8;
+
+/// Largest text a read returns.
+const READ_MAX: usize = 16 * PAGE_SIZE;
 
 /// A text sink over the buffer a read fills.
 pub(crate) struct Writer<'a> {
@@ -23,97 +35,184 @@ pub(crate) struct Writer<'a> {
 impl fmt::Write for Writer<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let end = self.len + s.len();
-        if end > self.buf.len() {
-            return Err(fmt::Error);
-        }
-        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        let dst = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
+        dst.copy_from_slice(s.as_bytes());
         self.len = end;
         Ok(())
     }
 }
 
-/// The handlers of the files of one directory; `file` is the index given
-/// to [`Debugfs::add`].
+/// The handler of a directory's files; `file` is the number the file was
+/// created with.
 pub(crate) trait DebugfsOps: Send + Sync + 'static {
     /// Fills a read of `file`.
     fn read(&self, file: u32, out: &mut Writer<'_>) -> Result;
-    /// Handles a write of `input` to `file`.
+    /// Handles a write of `input` (one page at most) to `file`.
     fn write(&self, file: u32, input: &str) -> Result;
 }
 
-struct Adapter<T: DebugfsOps, const FILE: u32>(PhantomData<T>);
-
-impl<T: DebugfsOps, const FILE: u32> Adapter<T, FILE> {
-    const OPS: ffi::RuDebugfsOps = ffi::RuDebugfsOps { read: Some(Self::read_cb), write: Some(Self::write_cb) };
-
-    /// # Safety
-    ///
-    /// `data` must be the directory's `T`; `buf` must be writable for `size` bytes.
-    unsafe extern "C" fn read_cb(data: *mut c_void, buf: *mut c_char, size: usize) -> isize {
-        // SAFETY: By the function's requirements.
-        let (t, buf) = unsafe { (&*(data as *const T), core::slice::from_raw_parts_mut(buf, size)) };
-        let mut w = Writer { buf, len: 0 };
-        from_result(|| {
-            t.read(FILE, &mut w)?;
-            Ok(w.len as isize)
-        })
-    }
-
-    /// # Safety
-    ///
-    /// `data` must be the directory's `T`; `buf` must be readable for `len` bytes.
-    unsafe extern "C" fn write_cb(data: *mut c_void, buf: *const c_char, len: usize) -> isize {
-        // SAFETY: By the function's requirements.
-        let (t, bytes) = unsafe { (&*(data as *const T), core::slice::from_raw_parts(buf, len)) };
-        from_result(|| {
-            let s = core::str::from_utf8(bytes).map_err(|_| EINVAL)?;
-            t.write(FILE, s)?;
-            Ok(len as isize)
-        })
-    }
+/// What a file's `private_data` points to.
+struct FileEntry<T: DebugfsOps> {
+    dir: *const Dir<T>,
+    number: u32,
 }
 
-/// A debugfs directory whose files share one handler object.
+/// A debugfs directory and its files. Dropping it removes them, waiting
+/// for running reads and writes.
 ///
 /// # Invariants
 ///
-/// `raw` is a directory from `ru_debugfs_create`; every file's data is
-/// `data`, from `Arc::into_raw`, owned by this object.
-pub(crate) struct Debugfs<T: DebugfsOps> {
-    raw: NonNull<ffi::RuDebugfs>,
-    data: *const T,
-    tables: KVec<KBox<ffi::RuDebugfsOps>>,
+/// `dentry` is the directory, created with files whose data are entries of
+/// `files` and whose operations are `fops`, from the end of initialisation
+/// until drop.
+#[pin_data(PinnedDrop)]
+pub(crate) struct Dir<T: DebugfsOps> {
+    ops: Arc<T>,
+    dentry: *mut bindings::dentry,
+    files: [FileEntry<T>; MAX_FILES],
+    #[pin]
+    fops: Opaque<bindings::file_operations>,
 }
 
-// SAFETY: Files are only added through `&mut self` and removed in `Drop`;
-// `T` is `Send + Sync`.
-unsafe impl<T: DebugfsOps> Send for Debugfs<T> {}
-// SAFETY: No `&self` method touches the directory.
-unsafe impl<T: DebugfsOps> Sync for Debugfs<T> {}
+// SAFETY: The directory is only removed in drop; `T` is `Send + Sync`.
+unsafe impl<T: DebugfsOps> Send for Dir<T> {}
+// SAFETY: There is no `&self` method.
+unsafe impl<T: DebugfsOps> Sync for Dir<T> {}
 
-impl<T: DebugfsOps> Debugfs<T> {
-    /// Creates the directory `name` at the debugfs root.
-    pub(crate) fn new(name: &'static CStr, ops: Arc<T>) -> Result<Self> {
-        // SAFETY: `name` is NUL-terminated.
-        let raw = NonNull::new(unsafe { ffi::ru_debugfs_create(name.as_char_ptr()) }).ok_or(ENOMEM)?;
-        Ok(Debugfs { raw, data: Arc::into_raw(ops), tables: KVec::new() })
+impl<T: DebugfsOps> Dir<T> {
+    /// Creates directory `name` at the debugfs root with the files `files`
+    /// (name and number), handled by `ops`.
+    pub(crate) fn new(
+        module: &'static ThisModule,
+        name: &'static CStr,
+        files: &'static [(&'static CStr, u32)],
+        ops: Arc<T>,
+    ) -> impl PinInit<Self, Error> {
+        // SAFETY: On success every field is initialised and the files point to the entries and
+        // operations at their final, pinned addresses; on failure the directory is removed and
+        // nothing stays initialised.
+        unsafe {
+            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+                if files.len() > MAX_FILES {
+                    return Err(EINVAL);
+                }
+                let fops = Opaque::raw_get(addr_of!((*slot).fops));
+                fops.write(bindings::file_operations {
+                    owner: module.as_ptr(),
+                    open: Some(bindings::simple_open),
+                    read: Some(Self::read_callback),
+                    write: Some(Self::write_callback),
+                    llseek: Some(bindings::default_llseek),
+                    ..Default::default()
+                });
+                let entries = addr_of_mut!((*slot).files).cast::<FileEntry<T>>();
+                for k in 0..MAX_FILES {
+                    entries.add(k).write(FileEntry {
+                        dir: slot,
+                        number: 0,
+                    });
+                }
+                let dentry = from_err_ptr(bindings::debugfs_create_dir(
+                    name.as_char_ptr(),
+                    core::ptr::null_mut(),
+                ))?;
+                for (k, (file, number)) in files.iter().enumerate() {
+                    (*entries.add(k)).number = *number;
+                    let created = bindings::debugfs_create_file(
+                        file.as_char_ptr(),
+                        0o600,
+                        dentry,
+                        entries.add(k).cast::<c_void>(),
+                        fops,
+                    );
+                    if let Err(e) = from_err_ptr(created) {
+                        bindings::debugfs_remove(dentry);
+                        return Err(e);
+                    }
+                }
+                addr_of_mut!((*slot).dentry).write(dentry);
+                addr_of_mut!((*slot).ops).write(ops);
+                Ok(())
+            })
+        }
     }
 
-    /// Adds file `name`, handled as file number `FILE`.
-    pub(crate) fn add<const FILE: u32>(&mut self, name: &'static CStr) -> Result {
-        let table = KBox::new(Adapter::<T, FILE>::OPS, GFP_KERNEL)?;
-        // SAFETY: `raw` is valid; `table` and `data` live until `Drop`, which removes the files first.
-        to_result(unsafe { ffi::ru_debugfs_add(self.raw.as_ptr(), name.as_char_ptr(), &*table, self.data as *mut c_void) })?;
-        self.tables.push(table, GFP_KERNEL)?;
-        Ok(())
+    /// # Safety
+    ///
+    /// `file` must be an open file of a `Dir<T>`, whose `private_data` is
+    /// its [`FileEntry`] (set by `simple_open`).
+    unsafe fn entry<'a>(file: *mut bindings::file) -> (&'a T, u32) {
+        // SAFETY: By the function's requirement; the directory outlives its open files' calls.
+        unsafe {
+            let e = &*(*file).private_data.cast::<FileEntry<T>>();
+            (&(*e.dir).ops, e.number)
+        }
+    }
+
+    /// # Safety
+    ///
+    /// Called by the VFS for an open file of a `Dir<T>`, with a user buffer
+    /// of `count` bytes and the file position.
+    unsafe extern "C" fn read_callback(
+        file: *mut bindings::file,
+        ubuf: *mut c_char,
+        count: usize,
+        ppos: *mut bindings::loff_t,
+    ) -> isize {
+        from_result(|| {
+            // SAFETY: The VFS passes a file of this directory.
+            let (ops, number) = unsafe { Self::entry(file) };
+            let mut buf = KVVec::from_elem(0u8, READ_MAX, GFP_KERNEL)?;
+            let mut w = Writer {
+                buf: &mut buf,
+                len: 0,
+            };
+            ops.read(number, &mut w)?;
+            let len = w.len;
+            // SAFETY: `ubuf` is the user buffer of `count` bytes the VFS passed, `ppos` its
+            // position; `buf` holds `len` initialised bytes.
+            Ok(unsafe {
+                bindings::simple_read_from_buffer(
+                    ubuf.cast(),
+                    count,
+                    ppos,
+                    buf.as_ptr().cast(),
+                    len,
+                )
+            })
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Called by the VFS for an open file of a `Dir<T>`, with a user buffer
+    /// of `count` bytes.
+    unsafe extern "C" fn write_callback(
+        file: *mut bindings::file,
+        ubuf: *const c_char,
+        count: usize,
+        _ppos: *mut bindings::loff_t,
+    ) -> isize {
+        from_result(|| {
+            // SAFETY: The VFS passes a file of this directory.
+            let (ops, number) = unsafe { Self::entry(file) };
+            if count >= PAGE_SIZE {
+                return Err(E2BIG);
+            }
+            let mut text = KVec::new();
+            UserSlice::new(ubuf as usize, count).read_all(&mut text, GFP_KERNEL)?;
+            let input = core::str::from_utf8(&text).map_err(|_| EINVAL)?;
+            ops.write(number, input)?;
+            Ok(count as isize)
+        })
     }
 }
 
-impl<T: DebugfsOps> Drop for Debugfs<T> {
-    fn drop(&mut self) {
-        // SAFETY: Removing the directory waits for running handlers; after it nothing uses `data` or the tables.
-        unsafe { ffi::ru_debugfs_remove(self.raw.as_ptr()) };
-        // SAFETY: `data` came from `Arc::into_raw` in `new`.
-        drop(unsafe { Arc::from_raw(self.data) });
+#[pinned_drop]
+impl<T: DebugfsOps> PinnedDrop for Dir<T> {
+    fn drop(self: Pin<&mut Self>) {
+        // SAFETY: The directory exists (type invariant); removing it waits for the files'
+        // running operations, after which nothing refers to the entries or the operations.
+        unsafe { bindings::debugfs_remove(self.dentry) };
     }
 }

@@ -4,16 +4,16 @@
 //!
 //! C header: [`include/asm-generic/io.h`](srctree/include/asm-generic/io.h)
 
-use super::ffi;
+use super::bindings;
+use core::ffi::c_void;
 use core::ptr::NonNull;
-use kernel::ffi::c_void;
 use kernel::prelude::*;
 
 /// An `ioremap`ped window of `size` bytes.
 ///
 /// # Invariants
 ///
-/// `addr` maps `size` bytes, owned by this object until `Drop`.
+/// `addr` maps `size` bytes, owned by this object until drop.
 pub(crate) struct Mmio {
     addr: NonNull<c_void>,
     size: u64,
@@ -27,24 +27,25 @@ unsafe impl Sync for Mmio {}
 impl Mmio {
     /// Maps `size` bytes at physical address `phys`.
     pub(crate) fn map(phys: u64, size: u64) -> Result<Self> {
-        // SAFETY: `ioremap` takes any address and size; null on failure.
-        let addr = NonNull::new(unsafe { ffi::ru_ioremap(phys, size) }).ok_or(ENOMEM)?;
+        let len = usize::try_from(size).map_err(|_| EINVAL)?;
+        // SAFETY: `ioremap` accepts any address and size and returns NULL on failure.
+        let addr = NonNull::new(unsafe { bindings::ioremap(phys, len) }).ok_or(ENOMEM)?;
         Ok(Mmio { addr, size })
     }
 
     /// Reads the 32-bit register at `off`.
     pub(crate) fn read32(&self, off: u32) -> Result<u32> {
-        if off as u64 + 4 > self.size || off % 4 != 0 {
+        if u64::from(off) + 4 > self.size || off % 4 != 0 {
             return Err(EINVAL);
         }
-        // SAFETY: `off` is an aligned offset inside the mapping.
-        Ok(unsafe { ffi::ru_readl(self.addr.as_ptr(), off) })
+        // SAFETY: `off` is an aligned offset inside the mapping (type invariant).
+        Ok(unsafe { bindings::ru_readl(self.addr.as_ptr().cast::<u8>().add(off as usize).cast()) })
     }
 }
 
 impl Drop for Mmio {
     fn drop(&mut self) {
         // SAFETY: `addr` came from `ioremap` and is no longer used.
-        unsafe { ffi::ru_iounmap(self.addr.as_ptr()) };
+        unsafe { bindings::iounmap(self.addr.as_ptr()) };
     }
 }

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Kernel abstraction layer of rust_uncore.
+//! Kernel abstraction layer of rust_uncore, in the style of the kernel's
+//! own `rust/kernel/`.
 //!
-//! Every `unsafe` block and every call into C lives below this module. The
-//! driver in `src/` uses only the safe types and functions exported here.
-//! The C side (`uncore_helpers.c`) wraps kernel macros and inline functions;
-//! it is declared once, in [`ffi`].
+//! Every `unsafe` block of the module lives below this module; the driver
+//! (`src/engine`) and the core (`src/hw`) forbid `unsafe` code and use only
+//! the safe types here. The C declarations come from [`bindings`], which
+//! bindgen generates at build time; `helpers.c` holds the few kernel macros
+//! and static inline functions that have no symbol to call.
 
+mod bindings;
 pub(crate) mod cpu;
+pub(crate) mod cpuhp;
+pub(crate) mod cpumask;
 pub(crate) mod debugfs;
-mod ffi;
-pub(crate) mod hotplug;
+mod device_tables;
+pub(crate) mod hrtimer;
 pub(crate) mod mmio;
 pub(crate) mod model;
 pub(crate) mod msr;
@@ -19,7 +24,8 @@ pub(crate) mod params;
 pub(crate) mod pci;
 pub(crate) mod perf;
 pub(crate) mod sync;
-pub(crate) mod timer;
+
+pub(crate) use device_tables::PCI_IDS;
 
 /// Prints a kernel message at debug level (`KERN_DEBUG`), unconditionally:
 /// 6.12's `pr_debug!` prints only with Rust debug assertions enabled, but

@@ -1,199 +1,362 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! A PCI driver for the module's static ID table (`uncore_helpers.c`, which
-//! also gives the module its PCI aliases), configuration-space access, and
-//! the U-box node-ID registers used to map buses to sockets.
+//! PCI: a driver trait over `struct pci_driver` with a static ID table and
+//! per-device data, borrowed and counted device references with
+//! configuration-space access, and lookup of devices by ID.
 //!
 //! C header: [`include/linux/pci.h`](srctree/include/linux/pci.h)
 
-use super::ffi;
+use super::bindings;
 use core::marker::PhantomData;
-use core::ptr::NonNull;
-use kernel::error::{from_result, to_result, Result};
+use core::ptr::{addr_of, addr_of_mut, NonNull};
+use kernel::error::from_result;
 use kernel::ffi::{c_int, c_void};
+use kernel::init::PinInit;
 use kernel::prelude::*;
+use kernel::str::CStr;
 use kernel::sync::Arc;
+use kernel::types::{ForeignOwnable, Opaque};
+use kernel::ThisModule;
 
-/// A bound PCI function.
+/// A PCI device, borrowed.
 ///
 /// # Invariants
 ///
-/// Points to a `struct pci_dev` bound to the module's driver; the driver
-/// keeps it only between its `probe` and `remove` callbacks.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PciDev(NonNull<ffi::PciDevRaw>);
+/// A `&Device` points to a `struct pci_dev` that stays allocated for the
+/// reference's lifetime: the device the PCI core passes to a callback, for
+/// the call, or one a [`DeviceRef`] holds a reference to.
+#[repr(transparent)]
+pub(crate) struct Device(Opaque<bindings::pci_dev>);
 
-// SAFETY: Configuration-space accessors lock internally and may be called
-// from any CPU and any non-NMI context.
-unsafe impl Send for PciDev {}
+// SAFETY: The accessors read fields fixed at enumeration or go through configuration-space
+// functions that lock internally; they work from any CPU.
+unsafe impl Send for Device {}
 // SAFETY: As above.
-unsafe impl Sync for PciDev {}
+unsafe impl Sync for Device {}
 
-impl PciDev {
+impl Device {
+    /// # Safety
+    ///
+    /// `ptr` must point to a `struct pci_dev` that stays allocated for `'a`.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::pci_dev) -> &'a Device {
+        // SAFETY: `Device` is a transparent wrapper; the caller guarantees the lifetime.
+        unsafe { &*ptr.cast::<Device>() }
+    }
+
+    fn raw(&self) -> *mut bindings::pci_dev {
+        self.0.get()
+    }
+
+    /// Vendor ID.
+    pub(crate) fn vendor(&self) -> u16 {
+        // SAFETY: The device is allocated (type invariant); the field is fixed at enumeration.
+        unsafe { (*self.raw()).vendor }
+    }
+
+    /// Device ID.
+    pub(crate) fn device_id(&self) -> u16 {
+        // SAFETY: As in `vendor`.
+        unsafe { (*self.raw()).device }
+    }
+
+    /// PCI segment (domain).
+    pub(crate) fn domain(&self) -> u32 {
+        // SAFETY: The device is allocated and holds a reference to its bus.
+        let d = unsafe { bindings::ru_pci_domain_nr((*self.raw()).bus) };
+        d as u32
+    }
+
+    /// Bus number.
+    pub(crate) fn bus(&self) -> u8 {
+        // SAFETY: The device is allocated and holds a reference to its bus.
+        unsafe { (*(*self.raw()).bus).number }
+    }
+
+    /// Device (slot) number on the bus.
+    pub(crate) fn slot(&self) -> u8 {
+        // SAFETY: As in `vendor`.
+        (unsafe { (*self.raw()).devfn } >> 3) as u8
+    }
+
+    /// Function number.
+    pub(crate) fn func(&self) -> u8 {
+        // SAFETY: As in `vendor`.
+        (unsafe { (*self.raw()).devfn } & 7) as u8
+    }
+
     /// Reads the configuration dword at `off`.
-    pub(crate) fn read32(&self, off: u32) -> Result<u32> {
+    pub(crate) fn read_config_u32(&self, off: u32) -> Result<u32> {
+        let off = c_int::try_from(off).map_err(|_| EINVAL)?;
         let mut v = 0u32;
-        // SAFETY: The device is bound (type invariant); `v` is writable.
-        to_result(unsafe { ffi::ru_pci_read32(self.0.as_ptr(), off, &mut v) })?;
+        // SAFETY: The device is allocated; configuration accessors fail cleanly for a device
+        // that was removed. `v` is writable.
+        let r = unsafe { bindings::pci_read_config_dword(self.raw(), off, &mut v) };
+        // SAFETY: Maps a PCIBIOS code to an errno; any value is accepted.
+        to_errno(unsafe { bindings::ru_pcibios_err_to_errno(r) })?;
         Ok(v)
     }
 
     /// Writes the configuration dword at `off`.
-    pub(crate) fn write32(&self, off: u32, v: u32) -> Result {
-        // SAFETY: The device is bound (type invariant).
-        to_result(unsafe { ffi::ru_pci_write32(self.0.as_ptr(), off, v) })
+    pub(crate) fn write_config_u32(&self, off: u32, v: u32) -> Result {
+        let off = c_int::try_from(off).map_err(|_| EINVAL)?;
+        // SAFETY: As in `read_config_u32`.
+        let r = unsafe { bindings::pci_write_config_dword(self.raw(), off, v) };
+        // SAFETY: Maps a PCIBIOS code to an errno; any value is accepted.
+        to_errno(unsafe { bindings::ru_pcibios_err_to_errno(r) })
+    }
+
+    /// A counted reference to the device.
+    pub(crate) fn get(&self) -> DeviceRef {
+        // SAFETY: The device is allocated, so taking a reference is allowed; `DeviceRef::drop`
+        // releases it.
+        unsafe { bindings::pci_dev_get(self.raw()) };
+        DeviceRef(NonNull::from(&self.0).cast())
     }
 }
 
-/// Where a probed function is.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PciLocation {
-    /// Vendor ID.
-    pub(crate) vendor: u16,
-    /// Device ID.
-    pub(crate) device: u16,
-    /// PCI segment.
-    pub(crate) domain: u32,
-    /// Bus number.
-    pub(crate) bus: u8,
-    /// Device number.
-    pub(crate) dev: u8,
-    /// Function number.
-    pub(crate) func: u8,
+fn to_errno(r: c_int) -> Result {
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(Error::from_errno(r))
+    }
 }
 
-/// The driver's PCI callbacks (process context).
-pub(crate) trait PciOps: Send + Sync + 'static {
-    /// A function of the ID table appeared; refuse it with an error.
-    fn probe(&self, dev: PciDev, at: PciLocation) -> Result;
-    /// A probed function goes away; `dev` is unusable afterwards.
-    fn remove(&self, dev: PciDev);
+/// A counted reference to a PCI device (`pci_dev_get`/`pci_dev_put`). The
+/// device stays allocated while the reference exists, bound or not.
+///
+/// # Invariants
+///
+/// Holds one reference to the device.
+pub(crate) struct DeviceRef(NonNull<bindings::pci_dev>);
+
+// SAFETY: References may be taken and dropped on any CPU; see `Device`.
+unsafe impl Send for DeviceRef {}
+// SAFETY: As above.
+unsafe impl Sync for DeviceRef {}
+
+impl core::ops::Deref for DeviceRef {
+    type Target = Device;
+
+    fn deref(&self) -> &Device {
+        // SAFETY: The reference keeps the device allocated while `self` lives (type invariant).
+        unsafe { Device::from_raw(self.0.as_ptr()) }
+    }
 }
 
-struct Adapter<T: PciOps>(PhantomData<T>);
+impl PartialEq for DeviceRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
 
-impl<T: PciOps> Adapter<T> {
-    const OPS: ffi::RuPciOps = ffi::RuPciOps { probe: Some(Self::probe_cb), remove: Some(Self::remove_cb) };
+impl Drop for DeviceRef {
+    fn drop(&mut self) {
+        // SAFETY: Releases the reference this object holds (type invariant).
+        unsafe { bindings::pci_dev_put(self.0.as_ptr()) };
+    }
+}
+
+/// Every device with vendor `vendor` and device ID `device`, whoever
+/// drives it, as counted references (`pci_get_device`).
+pub(crate) fn devices(vendor: u16, device: u16) -> Devices {
+    Devices {
+        vendor,
+        device,
+        from: core::ptr::null_mut(),
+    }
+}
+
+/// The iterator of [`devices`].
+///
+/// # Invariants
+///
+/// `from` is NULL or the device last returned by `pci_get_device`, whose
+/// reference the iterator holds.
+pub(crate) struct Devices {
+    vendor: u16,
+    device: u16,
+    from: *mut bindings::pci_dev,
+}
+
+impl Iterator for Devices {
+    type Item = DeviceRef;
+
+    fn next(&mut self) -> Option<DeviceRef> {
+        // SAFETY: `from` is NULL or holds a reference (type invariant), which `pci_get_device`
+        // releases; it returns the next device with a new reference, which the iterator holds.
+        self.from =
+            unsafe { bindings::pci_get_device(self.vendor.into(), self.device.into(), self.from) };
+        // SAFETY: `from` is a device the iterator holds a reference to, so it is allocated.
+        NonNull::new(self.from).map(|d| unsafe { Device::from_raw(d.as_ptr()) }.get())
+    }
+}
+
+impl Drop for Devices {
+    fn drop(&mut self) {
+        if !self.from.is_null() {
+            // SAFETY: Releases the reference the iterator holds (type invariant).
+            unsafe { bindings::pci_dev_put(self.from) };
+        }
+    }
+}
+
+/// A terminated PCI ID table (`struct pci_device_id[N]`, the last entry
+/// zero), for a driver and for the module's aliases.
+#[repr(transparent)]
+pub(crate) struct IdTable<const N: usize>([bindings::pci_device_id; N]);
+
+impl<const N: usize> IdTable<N> {
+    /// A table matching each of `ids` with any subsystem; `ids` must have
+    /// `N - 1` entries (checked at compile time where the table is a const).
+    pub(crate) const fn new(vendor: u16, ids: &[u16]) -> Self {
+        assert!(
+            ids.len() + 1 == N,
+            "an ID table holds its IDs and a terminator"
+        );
+        // SAFETY: `pci_device_id` is plain integers; all zeros is the terminator entry.
+        let mut t: [bindings::pci_device_id; N] = unsafe { core::mem::zeroed() };
+        let mut i = 0;
+        while i < ids.len() {
+            t[i].vendor = vendor as u32;
+            t[i].device = ids[i] as u32;
+            t[i].subvendor = bindings::PCI_ANY_ID as u32;
+            t[i].subdevice = bindings::PCI_ANY_ID as u32;
+            i += 1;
+        }
+        IdTable(t)
+    }
+
+    fn as_ptr(&'static self) -> *const bindings::pci_device_id {
+        self.0.as_ptr()
+    }
+}
+
+/// The callbacks of a PCI driver (process context).
+pub(crate) trait Driver: Send + Sync + 'static {
+    /// What the driver keeps for each device it binds.
+    type Data: ForeignOwnable + Send + Sync;
+
+    /// A device of the ID table appeared: bind it, or refuse it with an error.
+    fn probe(&self, dev: &Device) -> Result<Self::Data>;
+
+    /// A bound device goes away (unbind, hot removal, driver unregistration).
+    fn remove(&self, dev: &Device, data: Self::Data);
+}
+
+/// The C callbacks of a [`Registration<T>`].
+struct Adapter<T: Driver>(PhantomData<T>);
+
+impl<T: Driver> Adapter<T> {
+    /// # Safety
+    ///
+    /// `pdev` must be a device bound, or being bound, to a [`Registration<T>`].
+    unsafe fn ops<'a>(pdev: *mut bindings::pci_dev) -> &'a T {
+        // SAFETY: The driver core sets `dev.driver` before `probe` and clears it after
+        // `remove`; it is the `driver` of the `pci_driver` of the registration, which outlives
+        // its devices' bindings.
+        unsafe {
+            let drv = kernel::container_of!((*pdev).dev.driver, bindings::pci_driver, driver);
+            &(*kernel::container_of!(drv, Registration<T>, drv)).ops
+        }
+    }
 
     /// # Safety
     ///
-    /// Called by the PCI core with the registration's data and a device
-    /// being bound.
-    unsafe extern "C" fn probe_cb(
-        data: *mut c_void,
-        pdev: *mut ffi::PciDevRaw,
-        vendor: u16,
-        device: u16,
-        domain: u32,
-        bus: u32,
-        devfn: u32,
+    /// Called by the PCI core for a device matching the registration's table.
+    unsafe extern "C" fn probe_callback(
+        pdev: *mut bindings::pci_dev,
+        _id: *const bindings::pci_device_id,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: `data` is the registration's `T`, alive while registered.
-            let t = unsafe { &*(data as *const T) };
-            let dev = PciDev(NonNull::new(pdev).ok_or(EINVAL)?);
-            let at = PciLocation { vendor, device, domain, bus: bus as u8, dev: (devfn >> 3) as u8, func: (devfn & 7) as u8 };
-            t.probe(dev, at)?;
+            // SAFETY: The device is being bound to this registration and is allocated for the call.
+            let (t, dev) = unsafe { (Self::ops(pdev), Device::from_raw(pdev)) };
+            let data = t.probe(dev)?;
+            // SAFETY: `dev_set_drvdata`: the driver owns the field while the device is bound;
+            // `remove_callback` takes the data back.
+            unsafe { (*pdev).dev.driver_data = data.into_foreign().cast_mut() };
             Ok(0)
         })
     }
 
     /// # Safety
     ///
-    /// Called by the PCI core with the registration's data and a bound device.
-    unsafe extern "C" fn remove_cb(data: *mut c_void, pdev: *mut ffi::PciDevRaw) {
-        // SAFETY: `data` is the registration's `T`, alive while registered.
-        let t = unsafe { &*(data as *const T) };
-        if let Some(p) = NonNull::new(pdev) {
-            t.remove(PciDev(p));
+    /// Called by the PCI core for a device bound to the registration.
+    unsafe extern "C" fn remove_callback(pdev: *mut bindings::pci_dev) {
+        // SAFETY: The device is bound to this registration; its driver data is what `probe`
+        // stored with `into_foreign`, taken back exactly once here.
+        unsafe {
+            let data = T::Data::from_foreign((*pdev).dev.driver_data.cast_const());
+            (*pdev).dev.driver_data = core::ptr::null_mut::<c_void>();
+            Self::ops(pdev).remove(Device::from_raw(pdev), data);
         }
     }
 }
 
-/// The registered PCI driver (one at a time); unregistering it (on drop)
-/// removes every bound device.
+/// A registered PCI driver. Dropping it unregisters the driver, which
+/// removes every device it bound first.
 ///
 /// # Invariants
 ///
-/// `raw` is a registered driver whose data is `Arc::into_raw` of `data`.
-pub(crate) struct PciDriver<T: PciOps> {
-    raw: NonNull<ffi::RuPciDriver>,
-    data: *const T,
-    _ops: KBox<ffi::RuPciOps>,
+/// `drv` is registered, with [`Adapter<T>`]'s callbacks and a `'static` ID
+/// table, from the end of initialisation until drop.
+#[pin_data(PinnedDrop)]
+pub(crate) struct Registration<T: Driver> {
+    ops: Arc<T>,
+    #[pin]
+    drv: Opaque<bindings::pci_driver>,
 }
 
-// SAFETY: The driver is only unregistered in `Drop`; `T` is `Send + Sync`.
-unsafe impl<T: PciOps> Send for PciDriver<T> {}
-// SAFETY: No `&self` method touches the registration.
-unsafe impl<T: PciOps> Sync for PciDriver<T> {}
+// SAFETY: The driver core serialises probe and remove; `T` is `Send + Sync`.
+unsafe impl<T: Driver> Send for Registration<T> {}
+// SAFETY: The only `&self` method returns `&T`, which is `Sync`.
+unsafe impl<T: Driver> Sync for Registration<T> {}
 
-impl<T: PciOps> PciDriver<T> {
-    /// Registers the driver; `probe` runs for present devices before this returns.
-    pub(crate) fn register(ops: Arc<T>) -> Result<Self> {
-        let table = KBox::new(Adapter::<T>::OPS, GFP_KERNEL)?;
-        let data = Arc::into_raw(ops);
-        let mut err: c_int = 0;
-        // SAFETY: `table` and `data` live in the returned object until `Drop`.
-        let raw = unsafe { ffi::ru_pci_register(&*table, data as *mut c_void, &mut err) };
-        match NonNull::new(raw) {
-            Some(raw) => Ok(PciDriver { raw, data, _ops: table }),
-            None => {
-                // SAFETY: `data` came from `Arc::into_raw` and was not kept.
-                drop(unsafe { Arc::from_raw(data) });
-                to_result(err)?;
-                Err(ENOMEM)
-            }
+impl<T: Driver> Registration<T> {
+    /// Registers a driver named `name` for the devices of `ids`; `probe`
+    /// runs for every present device before this returns.
+    pub(crate) fn new<const N: usize>(
+        module: &'static ThisModule,
+        name: &'static CStr,
+        ids: &'static IdTable<N>,
+        ops: Arc<T>,
+    ) -> impl PinInit<Self, Error> {
+        // SAFETY: On success both fields are initialised and the driver registered at its final,
+        // pinned address; on failure nothing stays initialised.
+        unsafe {
+            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+                addr_of_mut!((*slot).ops).write(ops);
+                let drv = Opaque::raw_get(addr_of!((*slot).drv));
+                drv.write(bindings::pci_driver {
+                    name: name.as_char_ptr(),
+                    id_table: ids.as_ptr(),
+                    probe: Some(Adapter::<T>::probe_callback),
+                    remove: Some(Adapter::<T>::remove_callback),
+                    ..Default::default()
+                });
+                let r = bindings::__pci_register_driver(drv, module.as_ptr(), name.as_char_ptr());
+                if r != 0 {
+                    core::ptr::drop_in_place(addr_of_mut!((*slot).ops));
+                    return Err(Error::from_errno(r));
+                }
+                Ok(())
+            })
         }
     }
 }
 
-impl<T: PciOps> PciDriver<T> {
+impl<T: Driver> Registration<T> {
     /// The driver object.
     pub(crate) fn ops(&self) -> &T {
-        // SAFETY: `data` is the `T` this object owns.
-        unsafe { &*self.data }
+        &self.ops
     }
 }
 
-impl<T: PciOps> Drop for PciDriver<T> {
-    fn drop(&mut self) {
-        // SAFETY: `raw` is registered; unregistering runs `remove` for every bound device and then no callback uses `data`.
-        unsafe { ffi::ru_pci_unregister(self.raw.as_ptr()) };
-        // SAFETY: `data` came from `Arc::into_raw` in `register`.
-        drop(unsafe { Arc::from_raw(self.data) });
+#[pinned_drop]
+impl<T: Driver> PinnedDrop for Registration<T> {
+    fn drop(self: Pin<&mut Self>) {
+        // SAFETY: The driver is registered (type invariant); unregistering removes every bound
+        // device (running `remove`) and returns when no callback runs.
+        unsafe { bindings::pci_unregister_driver(self.drv.get()) };
     }
-}
-
-/// A U-box device's node-ID registers.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct UboxInfo {
-    /// PCI segment.
-    pub(crate) domain: u32,
-    /// Bus.
-    pub(crate) bus: u8,
-    /// `CPUNODEID`.
-    pub(crate) nodeid: u32,
-    /// `GIDNIDMAP`.
-    pub(crate) gidnidmap: u32,
-}
-
-/// Reads every U-box device `device` (up to `out.len()`); returns how many.
-pub(crate) fn uboxes(device: u16, out: &mut [UboxInfo]) -> Result<usize> {
-    let mut raw = [ffi::RuUbox::default(); 8];
-    let max = out.len().min(raw.len());
-    // SAFETY: `raw` is writable for `max` entries.
-    let n = unsafe { ffi::ru_pci_uboxes(device, raw.as_mut_ptr(), max as u32) };
-    to_result(n.min(0))?;
-    let n = (n as usize).min(max);
-    for (o, r) in out.iter_mut().zip(&raw[..n]) {
-        *o = UboxInfo { domain: r.domain, bus: r.bus as u8, nodeid: r.nodeid, gidnidmap: r.gidnidmap };
-    }
-    Ok(n)
-}
-
-/// The logical package of physical socket `phys`, if it exists.
-pub(crate) fn logical_package(phys: u32) -> Option<usize> {
-    // SAFETY: Reads topology data.
-    let p = unsafe { ffi::ru_phys_to_logical_pkg(phys) };
-    (p >= 0).then_some(p as usize)
 }

@@ -1,53 +1,124 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! perf PMUs: a trait for the driver's callbacks (in the style of
-//! `kernel::net::phy`), one trampoline per C callback, and registration.
+//! perf PMUs: a `#[vtable]` trait for a PMU's callbacks (in the style of
+//! `kernel::net::phy`), one trampoline per `struct pmu` callback, the
+//! events the callbacks receive, and a pinned [`Registration`] that owns
+//! its `struct pmu` and sysfs attributes and unregisters on drop.
+//!
+//! Events are only ever borrowed: a callback's `&Event` lives as long as
+//! the callback, which is as long as perf guarantees the event. A driver
+//! that needs to recognise an event later keeps its [`EventId`], which
+//! cannot be dereferenced, and updates counts only from callbacks.
 //!
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 
-use super::ffi;
+mod attrs;
+
+use super::bindings;
+use super::cpu::CpuId;
+use super::cpumask::CpuMask;
+use attrs::AttrGroups;
 use core::marker::PhantomData;
-use core::ptr::NonNull;
-use kernel::error::{from_result, to_result, Result};
-use kernel::ffi::{c_int, c_void};
+use kernel::error::{from_result, to_result, VTABLE_DEFAULT_ERROR};
+use kernel::ffi::c_int;
+use kernel::init::PinInit;
 use kernel::prelude::*;
-use kernel::sync::Arc;
+use kernel::str::{CStr, CString};
+use kernel::types::Opaque;
+use kernel::ThisModule;
+
+pub(crate) use attrs::Attr;
 
 /// `PERF_EF_START`: start the event after adding it.
-pub(crate) const EF_START: u32 = 0x01;
+pub(crate) const EF_START: u32 = bindings::PERF_EF_START;
 /// `PERF_EF_UPDATE`: update the count when stopping.
-pub(crate) const EF_UPDATE: u32 = 0x04;
+pub(crate) const EF_UPDATE: u32 = bindings::PERF_EF_UPDATE;
 
-/// A perf event, as passed to a PMU callback.
+/// A perf event, as a PMU callback receives it.
 ///
 /// # Invariants
 ///
-/// Points to a `struct perf_event` that perf keeps alive while the driver
-/// may use it: during a callback, and between `add` and `del`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Event(NonNull<ffi::PerfEvent>);
+/// A `&Event` is only made from the event pointer perf passes to a PMU
+/// callback, and lives no longer than that callback: perf keeps the event
+/// alive (and its PMU fields stable) for the whole call.
+#[repr(transparent)]
+pub(crate) struct Event(Opaque<bindings::perf_event>);
 
-// SAFETY: An `Event` is a handle; all accesses go through C helpers that
-// are safe from any CPU while perf keeps the event alive.
-unsafe impl Send for Event {}
-// SAFETY: As above.
-unsafe impl Sync for Event {}
+/// The identity of an event, to recognise it in a later callback. It is
+/// only compared, never turned back into an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EventId(usize);
 
-/// What the driver needs to know about an event at `event_init`.
+/// The `config` words of an event's attributes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct EventInfo {
-    /// `attr.type`.
-    pub(crate) attr_type: u32,
-    /// The type of the PMU the event is being created for.
-    pub(crate) pmu_type: u32,
+pub(crate) struct Config {
     /// `attr.config`.
     pub(crate) config: u64,
     /// `attr.config1`.
     pub(crate) config1: u64,
     /// `attr.config2`.
     pub(crate) config2: u64,
-    /// The CPU it was opened on (-1: any CPU).
-    pub(crate) cpu: i32,
+}
+
+impl Event {
+    /// # Safety
+    ///
+    /// `ptr` must be the event perf passed to the running PMU callback, and
+    /// the returned reference must not outlive that callback.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a Event {
+        // SAFETY: `Event` is a transparent wrapper of the event, which the caller guarantees live.
+        unsafe { &*ptr.cast::<Event>() }
+    }
+
+    fn raw(&self) -> *mut bindings::perf_event {
+        self.0.get()
+    }
+
+    /// The event's identity.
+    pub(crate) fn id(&self) -> EventId {
+        EventId(self.raw() as usize)
+    }
+
+    /// The event's `config`, `config1` and `config2`.
+    pub(crate) fn config(&self) -> Config {
+        // SAFETY: The event is live (type invariant); perf does not change its attributes after
+        // creating it.
+        let a = unsafe { &(*self.raw()).attr };
+        // SAFETY: The unions hold plain integers; `config1` and `config2` are the views a PMU reads.
+        let (config1, config2) =
+            unsafe { (a.__bindgen_anon_3.config1, a.__bindgen_anon_4.config2) };
+        Config {
+            config: a.config,
+            config1,
+            config2,
+        }
+    }
+
+    /// The PMU type the event was opened with (`attr.type`).
+    fn attr_type(&self) -> u32 {
+        // SAFETY: The event is live (type invariant).
+        unsafe { (*self.raw()).attr.type_ }
+    }
+
+    fn pmu(&self) -> *mut bindings::pmu {
+        // SAFETY: The event is live (type invariant).
+        unsafe { (*self.raw()).pmu }
+    }
+
+    /// Adds `delta` to the event's count (`local64_add`, safe in any context).
+    pub(crate) fn add_count(&self, delta: u64) {
+        // SAFETY: The event is live (type invariant), so its count is valid memory.
+        unsafe { bindings::ru_local64_add(delta, &raw mut (*self.raw()).count) }
+    }
+}
+
+/// What a PMU needs to know about a new event to accept or refuse it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EventInfo {
+    /// The event was opened for this PMU (`attr.type` is the PMU's type).
+    pub(crate) for_this_pmu: bool,
+    /// The CPU it was opened on (`None`: any CPU).
+    pub(crate) cpu: Option<CpuId>,
     /// A sampling event.
     pub(crate) sampling: bool,
     /// Any `exclude_*` flag set.
@@ -56,118 +127,142 @@ pub(crate) struct EventInfo {
     pub(crate) per_task: bool,
 }
 
-impl Event {
+/// An event being created: what `event_init` receives. Beyond an
+/// [`Event`], it can be moved to another CPU and its group can be walked.
+#[repr(transparent)]
+pub(crate) struct NewEvent(Event);
+
+impl core::ops::Deref for NewEvent {
+    type Target = Event;
+
+    fn deref(&self) -> &Event {
+        &self.0
+    }
+}
+
+impl NewEvent {
     /// # Safety
     ///
-    /// `ev` must be a live event passed by perf to a PMU callback.
-    unsafe fn from_raw(ev: *mut ffi::PerfEvent) -> Option<Self> {
-        NonNull::new(ev).map(Event)
+    /// As [`Event::from_raw`], and `ptr` must be passed to `event_init`.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a mut NewEvent {
+        // SAFETY: `NewEvent` is a transparent wrapper of the event, which the caller guarantees
+        // live and not yet visible to anyone else.
+        unsafe { &mut *ptr.cast::<NewEvent>() }
     }
 
-    /// The event's attributes and context.
+    /// The facts `event_init` checks.
     pub(crate) fn info(&self) -> EventInfo {
-        let mut i = ffi::RuEventInfo::default();
-        // SAFETY: The event is live (type invariant) and `i` is writable.
-        unsafe { ffi::ru_event_info(self.0.as_ptr(), &mut i) };
+        let ev = self.raw();
+        // SAFETY: The event is live (type invariant); its PMU is the one whose callback runs.
+        let (pmu_type, cpu, attach) =
+            unsafe { ((*(*ev).pmu).type_, (*ev).cpu, (*ev).attach_state) };
         EventInfo {
-            attr_type: i.type_,
-            pmu_type: i.pmu_type,
-            config: i.config,
-            config1: i.config1,
-            config2: i.config2,
-            cpu: i.cpu,
-            sampling: i.flags & ffi::RU_EV_SAMPLING != 0,
-            excludes: i.flags & ffi::RU_EV_EXCLUDE != 0,
-            per_task: i.flags & ffi::RU_EV_TASK != 0,
+            for_this_pmu: i64::from(self.attr_type()) == i64::from(pmu_type),
+            cpu: CpuId::from_i32(cpu),
+            // SAFETY: The event is live; the helpers only read its attributes.
+            sampling: unsafe { bindings::ru_is_sampling_event(ev) },
+            // SAFETY: As above.
+            excludes: unsafe { bindings::ru_event_has_any_exclude_flag(ev) },
+            per_task: attach & bindings::PERF_ATTACH_TASK != 0,
         }
     }
 
-    /// Moves the event to `cpu` (only from `event_init`) and lets any CPU of
-    /// its package read it.
-    pub(crate) fn set_cpu(&self, cpu: u32) {
-        // SAFETY: The event is live and still being initialised.
-        unsafe { ffi::ru_event_set_cpu(self.0.as_ptr(), cpu as c_int) }
+    /// Moves the event to `cpu`, and lets any CPU of that CPU's package
+    /// read it (`PERF_EV_CAP_READ_ACTIVE_PKG`).
+    pub(crate) fn set_cpu(&mut self, cpu: CpuId) {
+        let ev = self.raw();
+        // SAFETY: The event is live and, during `event_init`, not yet installed anywhere, so
+        // `&mut self` is its only user. CPU numbers below `nr_cpu_ids` fit an `int`.
+        unsafe {
+            (*ev).cpu = cpu.as_u32() as c_int;
+            (*ev).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as c_int;
+        }
     }
 
-    /// Adds `delta` to the event's count.
-    pub(crate) fn add_count(&self, delta: u64) {
-        // SAFETY: The event is live; `local64_add` is safe in any context.
-        unsafe { ffi::ru_event_add_count(self.0.as_ptr(), delta) }
-    }
-
-    /// Calls `f` for the other members of the event's group that belong to
-    /// the same PMU (the leader first), stopping at the first error.
-    pub(crate) fn for_each_group_member(&self, mut f: impl FnMut(Event) -> Result) -> Result {
-        type F<'a> = &'a mut dyn FnMut(Event) -> Result;
-        let mut fr: F<'_> = &mut f;
-
-        /// # Safety
-        ///
-        /// `ctx` must point to an `F` and `sib` to a live event.
-        unsafe extern "C" fn cb(ctx: *mut c_void, sib: *mut ffi::PerfEvent) -> c_int {
-            // SAFETY: `ctx` is the `F` passed below, alive for the call.
-            let f = unsafe { &mut *(ctx as *mut F<'_>) };
-            // SAFETY: perf passes group members that outlive the call.
-            match unsafe { Event::from_raw(sib) } {
-                Some(e) => from_result(|| f(e).map(|()| 0)),
-                None => 0,
+    /// Calls `f` for the other members of the event's group that belong
+    /// to the same PMU and are not off (the leader first), stopping at the
+    /// first error.
+    pub(crate) fn for_each_group_member(&self, mut f: impl FnMut(&Event) -> Result) -> Result {
+        let ev = self.raw();
+        let pmu = self.pmu();
+        // SAFETY: The event is live, and so is its group leader: `perf_event_open` holds the
+        // group's file while it initialises the event, which joins the group only afterwards.
+        // The leader's sibling list is walked as the kernel's own PMU drivers walk it to
+        // validate a group in `event_init` (the x86 uncore driver's `uncore_validate_group`).
+        unsafe {
+            let leader = (*ev).group_leader;
+            if leader != ev && (*leader).pmu == pmu {
+                f(Event::from_raw(leader))?;
+            }
+            let head = &raw mut (*leader).sibling_list;
+            let mut pos = (*head).next;
+            while pos != head {
+                let sib = kernel::container_of!(pos, bindings::perf_event, sibling_list).cast_mut();
+                if sib != ev
+                    && (*sib).pmu == pmu
+                    && (*sib).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
+                {
+                    f(Event::from_raw(sib))?;
+                }
+                pos = (*pos).next;
             }
         }
-        // SAFETY: The event is live; `cb` matches the callback type and `fr` outlives the call.
-        let r = unsafe { ffi::ru_event_group_for_each(self.0.as_ptr(), Some(cb), &mut fr as *mut F<'_> as *mut c_void) };
-        to_result(r)
+        Ok(())
     }
 }
 
-/// The driver's side of a PMU.
-pub(crate) trait PmuOps: Send + Sync + 'static {
+/// The callbacks of a PMU. Contexts: `event_init` in process context;
+/// `add`, `del`, `start`, `stop`, `enable`, `disable` with interrupts off
+/// on the event's CPU; `read` on any CPU of the event's package, with
+/// interrupts off.
+#[vtable]
+pub(crate) trait PmuOps: Send + Sync + Sized + 'static {
     /// Validates and initialises a new event.
-    fn event_init(&self, ev: Event) -> Result;
+    fn event_init(&self, ev: &mut NewEvent) -> Result;
     /// Schedules the event on a counter.
-    fn add(&self, ev: Event, flags: u32) -> Result;
+    fn add(&self, ev: &Event, flags: u32) -> Result;
     /// Removes the event from its counter.
-    fn del(&self, ev: Event, flags: u32);
+    fn del(&self, ev: &Event, flags: u32);
     /// Starts counting.
-    fn start(&self, ev: Event, flags: u32);
+    fn start(&self, ev: &Event, flags: u32);
     /// Stops counting.
-    fn stop(&self, ev: Event, flags: u32);
+    fn stop(&self, ev: &Event, flags: u32);
     /// Updates the event's count.
-    fn read(&self, ev: Event);
-    /// Lets the PMU's counters run (after a batch of changes).
-    fn enable(&self);
-    /// Freezes the PMU's counters (before a batch of changes).
-    fn disable(&self);
+    fn read(&self, ev: &Event);
+    /// Lets the PMU's counters run after a batch of changes (`pmu_enable`).
+    fn enable(&self) {
+        kernel::build_error(VTABLE_DEFAULT_ERROR)
+    }
+    /// Freezes the PMU's counters before a batch of changes (`pmu_disable`).
+    fn disable(&self) {
+        kernel::build_error(VTABLE_DEFAULT_ERROR)
+    }
+    /// The CPUs the PMU's `cpumask` file shows: the CPU that collects its
+    /// events in each package.
+    fn cpumask(&self) -> &CpuMask;
 }
 
+/// The C side of a PMU: the `struct pmu` callbacks of a [`Registration<T>`].
 struct Adapter<T: PmuOps>(PhantomData<T>);
 
 impl<T: PmuOps> Adapter<T> {
-    const OPS: ffi::RuPmuOps = ffi::RuPmuOps {
-        event_init: Some(Self::event_init_cb),
-        add: Some(Self::add_cb),
-        del: Some(Self::del_cb),
-        start: Some(Self::start_cb),
-        stop: Some(Self::stop_cb),
-        read: Some(Self::read_cb),
-        pmu_enable: Some(Self::enable_cb),
-        pmu_disable: Some(Self::disable_cb),
-    };
-
     /// # Safety
     ///
-    /// `data` must be the data pointer of a registered PMU of type `T`.
-    unsafe fn ops<'a>(data: *mut c_void) -> &'a T {
-        // SAFETY: By the function's requirement `data` points to the `T` the registration owns, alive while the PMU is registered.
-        unsafe { &*(data as *const T) }
+    /// `pmu` must be the `struct pmu` of a live [`Registration<T>`].
+    unsafe fn ops<'a>(pmu: *mut bindings::pmu) -> &'a T {
+        // SAFETY: By the function's requirement `pmu` is the `pmu` field of a
+        // `Registration<T>`, which is pinned and outlives every callback.
+        unsafe { &(*kernel::container_of!(pmu, Registration<T>, pmu)).ops }
     }
 
     /// # Safety
     ///
-    /// Called by perf with the registration's data and a live event.
-    unsafe extern "C" fn event_init_cb(data: *mut c_void, ev: *mut ffi::PerfEvent) -> c_int {
+    /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
+    unsafe extern "C" fn event_init_callback(ev: *mut bindings::perf_event) -> c_int {
         from_result(|| {
-            // SAFETY: Called by perf for this PMU with a live event.
-            let (t, ev) = unsafe { (Self::ops(data), Event::from_raw(ev).ok_or(EINVAL)?) };
+            // SAFETY: perf calls `event_init` with an event whose `pmu` is this PMU, and the
+            // event is alive and not yet installed for the whole call.
+            let (t, ev) = unsafe { (Self::ops((*ev).pmu), NewEvent::from_raw(ev)) };
             t.event_init(ev)?;
             Ok(0)
         })
@@ -175,11 +270,11 @@ impl<T: PmuOps> Adapter<T> {
 
     /// # Safety
     ///
-    /// Called by perf with the registration's data and a live event.
-    unsafe extern "C" fn add_cb(data: *mut c_void, ev: *mut ffi::PerfEvent, flags: c_int) -> c_int {
+    /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
+    unsafe extern "C" fn add_callback(ev: *mut bindings::perf_event, flags: c_int) -> c_int {
         from_result(|| {
-            // SAFETY: Called by perf for this PMU with a live event.
-            let (t, ev) = unsafe { (Self::ops(data), Event::from_raw(ev).ok_or(EINVAL)?) };
+            // SAFETY: perf calls `add` with an event of this PMU, alive for the call.
+            let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
             t.add(ev, flags as u32)?;
             Ok(0)
         })
@@ -187,152 +282,192 @@ impl<T: PmuOps> Adapter<T> {
 
     /// # Safety
     ///
-    /// Called by perf with the registration's data and a live event.
-    unsafe extern "C" fn del_cb(data: *mut c_void, ev: *mut ffi::PerfEvent, flags: c_int) {
-        // SAFETY: Called by perf for this PMU with a live event.
-        if let (t, Some(ev)) = unsafe { (Self::ops(data), Event::from_raw(ev)) } {
-            t.del(ev, flags as u32);
+    /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
+    unsafe extern "C" fn del_callback(ev: *mut bindings::perf_event, flags: c_int) {
+        // SAFETY: perf calls `del` with an event of this PMU, alive for the call.
+        let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
+        t.del(ev, flags as u32);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
+    unsafe extern "C" fn start_callback(ev: *mut bindings::perf_event, flags: c_int) {
+        // SAFETY: perf calls `start` with an event of this PMU, alive for the call.
+        let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
+        t.start(ev, flags as u32);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
+    unsafe extern "C" fn stop_callback(ev: *mut bindings::perf_event, flags: c_int) {
+        // SAFETY: perf calls `stop` with an event of this PMU, alive for the call.
+        let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
+        t.stop(ev, flags as u32);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
+    unsafe extern "C" fn read_callback(ev: *mut bindings::perf_event) {
+        // SAFETY: perf calls `read` with an event of this PMU, alive for the call.
+        let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
+        t.read(ev);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with the `struct pmu` of a [`Registration<T>`].
+    unsafe extern "C" fn enable_callback(pmu: *mut bindings::pmu) {
+        // SAFETY: perf passes this PMU.
+        unsafe { Self::ops(pmu) }.enable();
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with the `struct pmu` of a [`Registration<T>`].
+    unsafe extern "C" fn disable_callback(pmu: *mut bindings::pmu) {
+        // SAFETY: perf passes this PMU.
+        unsafe { Self::ops(pmu) }.disable();
+    }
+
+    /// The `struct pmu` of a system-wide PMU without sampling or exclusion
+    /// support, owned by `module`.
+    fn build(module: &'static ThisModule) -> bindings::pmu {
+        bindings::pmu {
+            module: module.as_ptr(),
+            task_ctx_nr: bindings::perf_event_task_context_perf_invalid_context,
+            capabilities: bindings::PERF_PMU_CAP_NO_EXCLUDE as c_int,
+            event_init: Some(Self::event_init_callback),
+            add: Some(Self::add_callback),
+            del: Some(Self::del_callback),
+            start: Some(Self::start_callback),
+            stop: Some(Self::stop_callback),
+            read: Some(Self::read_callback),
+            pmu_enable: if T::HAS_ENABLE {
+                Some(Self::enable_callback)
+            } else {
+                None
+            },
+            pmu_disable: if T::HAS_DISABLE {
+                Some(Self::disable_callback)
+            } else {
+                None
+            },
+            ..Default::default()
         }
-    }
-
-    /// # Safety
-    ///
-    /// Called by perf with the registration's data and a live event.
-    unsafe extern "C" fn start_cb(data: *mut c_void, ev: *mut ffi::PerfEvent, flags: c_int) {
-        // SAFETY: Called by perf for this PMU with a live event.
-        if let (t, Some(ev)) = unsafe { (Self::ops(data), Event::from_raw(ev)) } {
-            t.start(ev, flags as u32);
-        }
-    }
-
-    /// # Safety
-    ///
-    /// Called by perf with the registration's data and a live event.
-    unsafe extern "C" fn stop_cb(data: *mut c_void, ev: *mut ffi::PerfEvent, flags: c_int) {
-        // SAFETY: Called by perf for this PMU with a live event.
-        if let (t, Some(ev)) = unsafe { (Self::ops(data), Event::from_raw(ev)) } {
-            t.stop(ev, flags as u32);
-        }
-    }
-
-    /// # Safety
-    ///
-    /// Called by perf with the registration's data and a live event.
-    unsafe extern "C" fn read_cb(data: *mut c_void, ev: *mut ffi::PerfEvent) {
-        // SAFETY: Called by perf for this PMU with a live event.
-        if let (t, Some(ev)) = unsafe { (Self::ops(data), Event::from_raw(ev)) } {
-            t.read(ev);
-        }
-    }
-
-    /// # Safety
-    ///
-    /// Called by perf with the registration's data.
-    unsafe extern "C" fn enable_cb(data: *mut c_void) {
-        // SAFETY: Called by perf for this PMU.
-        unsafe { Self::ops(data) }.enable();
-    }
-
-    /// # Safety
-    ///
-    /// Called by perf with the registration's data.
-    unsafe extern "C" fn disable_cb(data: *mut c_void) {
-        // SAFETY: Called by perf for this PMU.
-        unsafe { Self::ops(data) }.disable();
     }
 }
 
-/// One `format/` or `events/` file of a PMU.
-pub(crate) struct Attr<'a> {
-    /// File name.
-    pub(crate) name: &'a str,
-    /// Content.
-    pub(crate) value: &'a str,
-}
-
-/// A PMU being built, then registered.
+/// A registered PMU: its `struct pmu`, its name and sysfs files
+/// (`format/`, `events/`, `cpumask`), and the driver object `T` whose
+/// callbacks it runs. Dropping it unregisters the PMU.
 ///
 /// # Invariants
 ///
-/// `raw` is a `struct ru_pmu` from `ru_pmu_alloc` whose data is
-/// `Arc::into_raw` of the `T` this object owns.
-pub(crate) struct Pmu<T: PmuOps> {
-    raw: NonNull<ffi::RuPmu>,
-    data: *const T,
-    _ops: KBox<ffi::RuPmuOps>,
+/// `pmu` is registered with perf, with `attrs` as its attribute groups and
+/// `name` as its name, from the end of initialisation until drop.
+#[pin_data(PinnedDrop)]
+pub(crate) struct Registration<T: PmuOps> {
+    name: CString,
+    attrs: KBox<AttrGroups>,
+    ops: T,
+    #[pin]
+    pmu: Opaque<bindings::pmu>,
 }
 
-// SAFETY: The C PMU is only changed through `&mut self` or by perf, which
-// serialises its callbacks; `T` is `Send + Sync`.
-unsafe impl<T: PmuOps> Send for Pmu<T> {}
-// SAFETY: `&self` methods only read the PMU type or migrate contexts, which
-// perf serialises internally.
-unsafe impl<T: PmuOps> Sync for Pmu<T> {}
+// SAFETY: perf serialises access to the `struct pmu`; the rest is owned data of `Send` types.
+unsafe impl<T: PmuOps> Send for Registration<T> {}
+// SAFETY: `&self` methods only read `ops` (which is `Sync`) or call perf functions that lock
+// internally.
+unsafe impl<T: PmuOps> Sync for Registration<T> {}
 
-impl<T: PmuOps> Pmu<T> {
-    /// Builds a PMU driven by `ops`, with these `format/` and `events/`
-    /// files, and registers it as `name`. Nothing stays registered on error.
-    pub(crate) fn register(name: &str, ops: Arc<T>, formats: &[Attr<'_>], events: &[Attr<'_>]) -> Result<Self> {
-        let table = KBox::new(Adapter::<T>::OPS, GFP_KERNEL)?;
-        let data = Arc::into_raw(ops);
-        // SAFETY: `table` and `data` live in the returned object until `Drop`.
-        let raw = unsafe { ffi::ru_pmu_alloc(&*table, data as *mut c_void, formats.len() as u32, events.len() as u32) };
-        let Some(raw) = NonNull::new(raw) else {
-            // SAFETY: `data` came from `Arc::into_raw` and was not kept.
-            drop(unsafe { Arc::from_raw(data) });
-            return Err(ENOMEM);
+impl<T: PmuOps> Registration<T> {
+    /// Registers a PMU named `name`, driven by `ops`, with these `format/`
+    /// and `events/` files. Nothing stays registered on error.
+    pub(crate) fn new(
+        module: &'static ThisModule,
+        name: &CStr,
+        ops: T,
+        formats: &[Attr<'_>],
+        events: &[Attr<'_>],
+    ) -> impl PinInit<Self, Error> {
+        let built = match (
+            CString::try_from(name),
+            AttrGroups::new::<T>(formats, events),
+        ) {
+            (Ok(n), Ok(a)) => Ok((n, a)),
+            (Err(e), _) => Err(Error::from(e)),
+            (_, Err(e)) => Err(e),
         };
-        // From here `Drop` cleans up.
-        let pmu = Pmu { raw, data, _ops: table };
-        for (events_group, list) in [(false, formats), (true, events)] {
-            for (i, a) in list.iter().enumerate() {
-                // SAFETY: `raw` is valid; the strings are read for their given lengths and copied.
-                to_result(unsafe {
-                    ffi::ru_pmu_set_attr(
-                        raw.as_ptr(),
-                        events_group,
-                        i as u32,
-                        a.name.as_ptr(),
-                        a.name.len(),
-                        a.value.as_ptr(),
-                        a.value.len(),
-                    )
-                })?;
-            }
+        // SAFETY: On success the closure has initialised every field of `slot`, the PMU last,
+        // registered at its final (pinned) address; on failure it has dropped what it
+        // initialised and nothing is registered.
+        unsafe {
+            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+                let (name, attrs) = built?;
+                let mut raw = Adapter::<T>::build(module);
+                raw.attr_groups = attrs.groups_ptr();
+                let name_ptr = name.as_char_ptr();
+                (&raw mut (*slot).name).write(name);
+                (&raw mut (*slot).attrs).write(attrs);
+                (&raw mut (*slot).ops).write(ops);
+                let pmu = Opaque::raw_get(&raw const (*slot).pmu);
+                pmu.write(raw);
+                let r = to_result(bindings::perf_pmu_register(pmu, name_ptr, -1));
+                if r.is_err() {
+                    core::ptr::drop_in_place(&raw mut (*slot).name);
+                    core::ptr::drop_in_place(&raw mut (*slot).attrs);
+                    core::ptr::drop_in_place(&raw mut (*slot).ops);
+                }
+                r
+            })
         }
-        // SAFETY: `raw` is valid and fully built; the name is copied.
-        to_result(unsafe { ffi::ru_pmu_register(raw.as_ptr(), name.as_ptr(), name.len()) })?;
-        Ok(pmu)
-    }
-
-    /// Moves every event of this PMU on CPU `from` to CPU `to`.
-    pub(crate) fn migrate(&self, from: u32, to: u32) {
-        // SAFETY: `raw` is a registered PMU; perf locks the contexts.
-        unsafe { ffi::ru_pmu_migrate(self.raw.as_ptr(), from as c_int, to as c_int) }
     }
 
     /// The driver object.
     pub(crate) fn ops(&self) -> &T {
-        // SAFETY: `data` is the `T` this object owns.
-        unsafe { &*self.data }
+        &self.ops
+    }
+
+    /// Moves every event of this PMU on CPU `from` to CPU `to`.
+    pub(crate) fn migrate(&self, from: CpuId, to: CpuId) {
+        // SAFETY: The PMU is registered (type invariant); perf locks both contexts. CPU numbers
+        // below `nr_cpu_ids` fit an `int`.
+        unsafe {
+            bindings::perf_pmu_migrate_context(
+                self.pmu.get(),
+                from.as_u32() as c_int,
+                to.as_u32() as c_int,
+            )
+        }
     }
 }
 
-impl<T: PmuOps> Drop for Pmu<T> {
-    fn drop(&mut self) {
-        // SAFETY: `raw` is valid; unregistering waits for perf to stop using it, then it is freed, and no callback can reach `data` afterwards.
-        unsafe {
-            ffi::ru_pmu_unregister(self.raw.as_ptr());
-            ffi::ru_pmu_free(self.raw.as_ptr());
-        }
-        // SAFETY: `data` came from `Arc::into_raw` in `register`.
-        drop(unsafe { Arc::from_raw(self.data) });
+#[pinned_drop]
+impl<T: PmuOps> PinnedDrop for Registration<T> {
+    fn drop(self: Pin<&mut Self>) {
+        // SAFETY: The PMU is registered (type invariant). Unregistering removes its sysfs files
+        // (waiting for readers) and waits for running callbacks; afterwards nothing refers to
+        // the fields dropped after this.
+        unsafe { bindings::perf_pmu_unregister(self.pmu.get()) };
     }
 }
 
 /// Whether a PMU named `name` already exists (e.g. the kernel's own C
-/// uncore driver's).
-pub(crate) fn name_taken(name: &str) -> bool {
-    // SAFETY: The helper reads `name` for its length.
-    unsafe { ffi::ru_pmu_name_taken(name.as_ptr(), name.len()) }
+/// uncore driver's), by its directory in sysfs.
+pub(crate) fn name_taken(name: &CStr) -> Result<bool> {
+    let path = CString::try_from_fmt(format_args!("/sys/bus/event_source/devices/{}", name))?;
+    let mut found = bindings::path::default();
+    // SAFETY: `path` is NUL-terminated and `found` is writable; on success `found` holds
+    // references that `path_put` releases.
+    let taken =
+        unsafe { bindings::kern_path(path.as_char_ptr(), bindings::LOOKUP_FOLLOW, &mut found) }
+            == 0;
+    if taken {
+        // SAFETY: `kern_path` succeeded and filled `found`.
+        unsafe { bindings::path_put(&found) };
+    }
+    Ok(taken)
 }

@@ -1,99 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! An interrupt-safe raw spinlock protecting data (6.12's Rust has no
-//! `SpinLockIrq`): usable from process context, hard interrupts and timer
-//! callbacks; never from NMI context.
+//! A raw-spinlock, interrupt-saving backend for the kernel crate's
+//! [`Lock`]: 6.12's Rust has neither `SpinLockIrq` nor raw spinlocks.
+//!
+//! A raw spinlock stays a spinning lock on `PREEMPT_RT` too, so these locks
+//! may be taken in hard interrupt context (timers, `irq_work`) and with
+//! interrupts off (perf's PMU callbacks). Never take one from NMI context:
+//! an NMI landing on a CPU that holds the lock would deadlock.
 //!
 //! C header: [`include/linux/spinlock.h`](srctree/include/linux/spinlock.h)
 
-use super::ffi;
-use core::cell::UnsafeCell;
-use core::ops::{Deref, DerefMut};
-use core::ptr::NonNull;
-use kernel::error::{code::ENOMEM, Result};
+use super::bindings;
+use kernel::ffi::{c_char, c_ulong};
+use kernel::sync::lock::{Backend, Lock};
 
-/// Data of type `T` behind an IRQ-safe raw spinlock.
+/// A raw spinlock, taken with interrupts disabled (`raw_spin_lock_irqsave`).
 ///
-/// # Invariants
-///
-/// `raw` points to a `struct ru_lock` allocated by `ru_lock_alloc` and owned
-/// by this object; `data` is only reached through a guard holding the lock.
-pub(crate) struct IrqLock<T> {
-    raw: NonNull<ffi::RuLock>,
-    data: UnsafeCell<T>,
-}
+/// Build one with [`new_irq_lock!`], which gives each use site its own
+/// static lockdep class.
+pub(crate) type IrqLock<T> = Lock<T, IrqLockBackend>;
 
-// SAFETY: The lock serialises all access to `data`, so sharing the lock
-// between threads is as safe as sending `T` between them.
-unsafe impl<T: Send> Sync for IrqLock<T> {}
-// SAFETY: The raw lock is plain memory owned by this object.
-unsafe impl<T: Send> Send for IrqLock<T> {}
+/// The backend of [`IrqLock`].
+pub(crate) struct IrqLockBackend;
 
-/// Lockdep classes: locks of one class are never nested; the nesting order
-/// is `Box` -> `Global` -> `Pci` -> `Model`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LockClass {
-    /// A box's state.
-    Box = 0,
-    /// A package's global control state.
-    Global = 1,
-    /// The simulation's register model.
-    Model = 2,
-    /// The registry of PCI functions.
-    Pci = 3,
-    /// A slot handing an object to a callback.
-    Slot = 4,
-}
+// SAFETY: `raw_spin_lock_irqsave` gives the caller exclusive ownership until the matching
+// `raw_spin_unlock_irqrestore`; `relock` (the trait's default) takes the lock the same way.
+unsafe impl Backend for IrqLockBackend {
+    type State = bindings::raw_spinlock_t;
+    type GuardState = c_ulong;
 
-impl<T> IrqLock<T> {
-    /// A new lock of class `class` around `data`.
-    pub(crate) fn new(class: LockClass, data: T) -> Result<Self> {
-        // SAFETY: Allocates and initialises a lock; null on failure.
-        let raw = NonNull::new(unsafe { ffi::ru_lock_alloc(class as u32) }).ok_or(ENOMEM)?;
-        Ok(IrqLock { raw, data: UnsafeCell::new(data) })
+    unsafe fn init(ptr: *mut Self::State, name: *const c_char, key: *mut bindings::lock_class_key) {
+        // SAFETY: The caller passes a writable lock and a name and key that live forever. The
+        // helper initialises the lock with or without lock debugging.
+        unsafe { bindings::ru_raw_spin_lock_init(ptr, name, key) }
     }
 
-    /// Takes the lock with interrupts disabled.
-    pub(crate) fn lock(&self) -> IrqGuard<'_, T> {
-        // SAFETY: `raw` is a valid lock by the type invariant.
-        let flags = unsafe { ffi::ru_lock_irqsave(self.raw.as_ptr()) };
-        IrqGuard { lock: self, flags }
+    unsafe fn lock(ptr: *mut Self::State) -> Self::GuardState {
+        // SAFETY: The caller guarantees that `init` was called on `ptr`.
+        unsafe { bindings::ru_raw_spin_lock_irqsave(ptr) }
     }
 
-}
-
-impl<T> Drop for IrqLock<T> {
-    fn drop(&mut self) {
-        // SAFETY: `raw` was allocated by `ru_lock_alloc`, and `&mut self` proves that no guard holds it.
-        unsafe { ffi::ru_lock_free(self.raw.as_ptr()) };
+    unsafe fn unlock(ptr: *mut Self::State, guard_state: &Self::GuardState) {
+        // SAFETY: The caller owns the lock, taken by `lock`, which returned these flags.
+        unsafe { bindings::ru_raw_spin_unlock_irqrestore(ptr, *guard_state) }
     }
 }
 
-/// Holds an [`IrqLock`]; releases it (restoring interrupts) when dropped.
-pub(crate) struct IrqGuard<'a, T> {
-    lock: &'a IrqLock<T>,
-    flags: kernel::ffi::c_ulong,
+/// An initialiser of an [`IrqLock`] around `$inner`, with a static lockdep
+/// class of its own (named `$name`, or after the source line).
+macro_rules! new_irq_lock {
+    ($inner:expr $(, $name:literal)? $(,)?) => {
+        $crate::sys::sync::IrqLock::new($inner, kernel::optional_name!($($name)?), kernel::static_lock_class!())
+    };
 }
-
-impl<T> Deref for IrqGuard<'_, T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        // SAFETY: The guard holds the lock, so no one else accesses the data.
-        unsafe { &*self.lock.data.get() }
-    }
-}
-
-impl<T> DerefMut for IrqGuard<'_, T> {
-    fn deref_mut(&mut self) -> &mut T {
-        // SAFETY: The guard holds the lock, and `&mut self` makes this the only reference through it.
-        unsafe { &mut *self.lock.data.get() }
-    }
-}
-
-impl<T> Drop for IrqGuard<'_, T> {
-    fn drop(&mut self) {
-        // SAFETY: The guard holds the lock taken with these flags.
-        unsafe { ffi::ru_unlock_irqrestore(self.lock.raw.as_ptr(), self.flags) };
-    }
-}
+pub(crate) use new_irq_lock;

@@ -1,31 +1,74 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Builds (or reuses) the Rust-enabled test kernel from Debian's
-# linux-source-6.12 with the fragment in scripts/kernel.config.
+# Builds (or reuses) a Rust-enabled kernel tree from Debian's
+# linux-source-6.12, in one of four variants:
+#   debug     the test kernel: tinyconfig + scripts/kernel.config +
+#             scripts/kernel-debug.config (lockdep, KASAN, kmemleak, ...;
+#             no preemption). Fully built and bootable.
+#   nodebug   tinyconfig + scripts/kernel.config + scripts/kernel-nodebug.config
+#             (no debugging option, full preemption). Fully built and bootable.
+#   distro    Debian's own amd64 configuration (from the linux-headers package
+#             of the source version, see distro_headers in env.sh) prepared
+#             for Rust; only `make modules_prepare`: modules compile against
+#             it (without Module.symvers), nothing boots it.
+#   distro-rt the same with Debian's rt-amd64 configuration (PREEMPT_RT).
+# Every line of the fragments (or, for distro and distro-rt, the lines the
+# variant is for) is checked after olddefconfig.
 #
-# The build lives in $CACHE_DIR/kernel/<key>, where <key> is a hash of every
-# input: the source package version, the fragment, this script and the
-# versions of rustc, clang and bindgen. An unchanged key reuses the build.
+# A variant is built in $CACHE_DIR/kernel/<variant>-<key>, where <key> is a
+# hash of every input of that variant: the source package version, its
+# fragments (or the Debian package and version), this script (less its
+# comment lines) and the versions of rustc, clang and bindgen. An unchanged key reuses the build;
+# a new build removes the stale builds of the same variant only.
 #
-# Usage: scripts/build-kernel.sh [--print-dir]
+# Usage: scripts/build-kernel.sh [--variant debug|nodebug|distro|distro-rt] [--print-dir]
+#   --variant V   the variant (default: debug)
 #   --print-dir   only print the build directory for the current inputs
+#                 (the tree is its linux-source-6.12 subdirectory)
+#   --help        this text
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 
-fragment=$here/kernel.config
+variant=debug
+print_dir=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--variant) variant=${2:-}; shift 2 || { echo "build-kernel: --variant needs a value" >&2; exit 2; } ;;
+	--variant=*) variant=${1#--variant=}; shift ;;
+	--print-dir) print_dir=1; shift ;;
+	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+	*) echo "build-kernel: unknown option $1 (see --help)" >&2; exit 2 ;;
+	esac
+done
+
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo none)
+fragments=()
+case "$variant" in
+debug|nodebug)
+	fragments=("$here/kernel.config" "$here/kernel-$variant.config")
+	inputs() { cat "${fragments[@]}"; }
+	;;
+distro|distro-rt)
+	flavour=amd64
+	[ "$variant" = distro ] || flavour=rt-amd64
+	distro_headers "$flavour" || { echo "build-kernel: no linux-headers-6.12.*-$flavour package known to apt; run scripts/install-deps.sh" >&2; exit 1; }
+	inputs() { echo "config=$DISTRO_PKG $DISTRO_VERSION"; }
+	;;
+*) echo "build-kernel: unknown variant '$variant' (debug, nodebug, distro or distro-rt)" >&2; exit 2 ;;
+esac
 key=$( {
-	echo "src=$src_version"
-	cat "$fragment" "$0"
+	echo "variant=$variant src=$src_version"
+	inputs
+	sed '/^[[:space:]]*#/d' "$0"
 	"$RUSTC" --version
 	clang-19 --version | head -1
 	"$BINDGEN" --version 2>/dev/null || echo no-bindgen
 } | sha256sum | cut -c1-16)
-kdir=$CACHE_DIR/kernel/$key
+kdir=$CACHE_DIR/kernel/$variant-$key
 
-if [ "${1:-}" = "--print-dir" ]; then
+if [ "$print_dir" = 1 ]; then
 	echo "$kdir"
 	exit 0
 fi
@@ -35,37 +78,77 @@ if [ -f "$kdir/.complete" ]; then
 	exit 0
 fi
 
-echo "build-kernel: building test kernel in $kdir (inputs changed or first build)"
+start=$SECONDS
+echo "build-kernel: building the $variant kernel in $kdir (inputs changed or first build)"
+distro=0
+case "$variant" in distro*) distro=1 ;; esac
+if [ "$distro" = 1 ] && [ ! -f "$DISTRO_DEB" ]; then
+	echo "build-kernel: $DISTRO_DEB is missing; run scripts/install-deps.sh" >&2
+	exit 1
+fi
 rm -rf "$kdir"
 mkdir -p "$kdir"
 tar -C "$kdir" -xf "$KERNEL_SRC_TARBALL"
 src=$(echo "$kdir"/linux-source-6.12)
 cd "$src"
 
-make "${KMAKE_FLAGS[@]}" tinyconfig >/dev/null
-scripts/kconfig/merge_config.sh -m .config "$fragment" >/dev/null
-make "${KMAKE_FLAGS[@]}" olddefconfig >/dev/null
+# The lines to check after olddefconfig.
+expect=$kdir/expected.config
+if [ "$distro" = 1 ]; then
+	echo "build-kernel: configuration of $DISTRO_PKG $DISTRO_VERSION"
+	deb=$(mktemp -d)
+	dpkg-deb -x "$DISTRO_DEB" "$deb"
+	cp "$deb"/usr/src/linux-headers-*/.config .config
+	rm -rf "$deb"
+	# Rust support (toolchain-notes.md): no MODVERSIONS, no BTF, none of
+	# Debian's keys, and (where Kconfig lets it) no module signing and no
+	# debug info: Debian's SECURITY_LOCKDOWN_LSM selects MODULE_SIG and its
+	# DWARF choice selects DEBUG_INFO, so both stay on; neither matters to
+	# compiling a module.
+	scripts/config --enable RUST --disable MODVERSIONS --disable DEBUG_INFO_BTF \
+		--disable MODULE_SIG --set-str SYSTEM_TRUSTED_KEYS "" \
+		--set-str SYSTEM_REVOCATION_KEYS "" --disable DEBUG_INFO --enable DEBUG_INFO_NONE
+	make "${KMAKE_FLAGS[@]}" olddefconfig >/dev/null
+	# What the variant is for: Rust, and none of the debugging options the
+	# test kernel has.
+	printf '%s\n' "CONFIG_RUST=y" "# CONFIG_MODVERSIONS is not set" \
+		"# CONFIG_DEBUG_SPINLOCK is not set" "# CONFIG_LOCKDEP is not set" \
+		"# CONFIG_KASAN is not set" >"$expect"
+	[ "$variant" = distro ] || echo "CONFIG_PREEMPT_RT=y" >>"$expect"
+else
+	make "${KMAKE_FLAGS[@]}" tinyconfig >/dev/null
+	scripts/kconfig/merge_config.sh -m .config "${fragments[@]}" >/dev/null
+	make "${KMAKE_FLAGS[@]}" olddefconfig >/dev/null
+	cat "${fragments[@]}" >"$expect"
+fi
 
 # Kconfig silently drops what it cannot satisfy: check every line.
 bad=0
 while IFS= read -r line; do
 	case "$line" in
 	CONFIG_*=*)
-		grep -qx "$line" .config || { echo "build-kernel: not applied: $line"; bad=1; } ;;
+		grep -qxF "$line" .config || { echo "build-kernel: not applied: $line"; bad=1; } ;;
 	"# CONFIG_"*" is not set")
 		sym=${line#\# }; sym=${sym%% *}
-		grep -q "^$sym=" .config && { echo "build-kernel: not applied: $line"; bad=1; } ;;
+		if grep -q "^$sym=" .config; then echo "build-kernel: not applied: $line"; bad=1; fi ;;
 	esac
-done <"$fragment"
+done <"$expect"
 if [ "$bad" -ne 0 ]; then
+	echo "build-kernel: the $variant configuration is not what it must be (lines above)" >&2
 	make "${KMAKE_FLAGS[@]}" rustavailable || true
 	exit 1
 fi
 
-make "${KMAKE_FLAGS[@]}" -j"$(nproc)" all
+if [ "$distro" = 1 ]; then
+	make "${KMAKE_FLAGS[@]}" -j"$(nproc)" modules_prepare
+else
+	make "${KMAKE_FLAGS[@]}" -j"$(nproc)" all
+fi
 touch "$kdir/.complete"
-# Keep only the newest build: older keys are stale.
-for old in "$CACHE_DIR"/kernel/*; do
+# Keep only the newest build of this variant: its older keys are stale.
+for old in "$CACHE_DIR/kernel/$variant"-*; do
+	# distro-* also matches distro-rt-<key>: only <variant>-<key> is ours.
+	case "${old##*/}" in "$variant"-????????????????) ;; *) continue ;; esac
 	[ "$old" = "$kdir" ] || rm -rf "$old"
 done
-echo "build-kernel: done: $kdir"
+echo "build-kernel: done: $kdir ($((SECONDS - start)) s)"

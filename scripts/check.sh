@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs every test: installs what is missing, builds (or reuses) the test
-# kernel, runs the host tests (cargo test) and lint (cargo clippy), builds
-# the module against the test kernel with clippy, builds the guest tools,
-# and runs each guest test in every configuration its `# guest:` lines
-# name. Ends with one line "N passed, N failed" (", N skipped" if any);
-# exits non-zero on failure.
+# Runs every test: installs what is missing, builds (or reuses) the four
+# kernels of scripts/build-kernel.sh (debug, nodebug, distro, distro-rt),
+# runs the host tests (cargo test) and lint (cargo clippy), builds the
+# module against each kernel (debug with clippy; scripts/build-module.sh),
+# checks the debug module's aliases, builds the guest tools, and runs each
+# guest test in every configuration its `# guest:` lines name. Ends with one line
+# "N passed, N failed" (", N skipped" if any); exits non-zero on failure.
 #
-# Tests sharing a CPU model and topology share one guest boot; boots run
-# side by side, CHECK_JOBS at a time (default: the number of host CPUs).
+# A `# guest:` line is a list of words: cpu=MODEL, smp=TOPOLOGY (QEMU's),
+# sim=... or mod=ARGS (module arguments), noload (the test loads the module
+# itself), kernel=nodebug (boot the nodebug kernel; default debug).
+# Tests sharing a kernel, CPU model and topology share one guest boot; boots
+# run side by side, CHECK_JOBS at a time (default: the number of host CPUs).
+#
+# --guest-only skips the host tests and the distro kernels (and the nodebug
+# one unless a selected test boots it); --host-only skips the guests.
 #
 # Usage: scripts/check.sh [--host-only] [--guest-only] [GUEST_TEST...]
 set -uo pipefail
@@ -60,9 +67,31 @@ trap 'rm -rf "$logs"' EXIT
 note "setup"
 step "install"
 "$here/install-deps.sh" >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log"; echo "0 passed, 1 failed"; exit 1; }
-step "test kernel"
-"$here/build-kernel.sh" >"$logs/kernel.log" 2>&1 || { tail -50 "$logs/kernel.log"; echo "0 passed, 1 failed"; exit 1; }
-kdir=$("$here/build-kernel.sh" --print-dir)/linux-source-6.12
+
+tests=("${only[@]}")
+[ ${#tests[@]} -gt 0 ] || tests=(tests/guest/[0-9]*.sh)
+# The kernels: debug always (the lint build, most boots), nodebug for the
+# host-side builds or a boot that asks for it, the distro ones for the host
+# side.
+variants=(debug)
+if [ "$host" = 1 ] || { [ "$guest" = 1 ] && grep -qE '^# guest:.*(^|[[:space:]])kernel=nodebug([[:space:]]|$)' "${tests[@]}"; }; then
+	variants+=(nodebug)
+fi
+[ "$host" = 0 ] || variants+=(distro distro-rt)
+declare -A kernel_ok=() module_ok=() kos=()
+for v in "${variants[@]}"; do
+	note "kernel: $v"
+	step "kernel $v"
+	if "$here/build-kernel.sh" --variant "$v" >"$logs/kernel-$v.log" 2>&1; then
+		pass 1
+		kernel_ok[$v]=1
+		grep '^build-kernel:' "$logs/kernel-$v.log" | sed 's/^/   /'
+	else
+		tail -50 "$logs/kernel-$v.log" | sed 's/^/   | /'
+		fail "kernel $v"
+	fi
+done
+kdir() { echo "$("$here/build-kernel.sh" --variant "$1" --print-dir)/linux-source-6.12"; }
 
 if [ "$host" = 1 ]; then
 	# Host builds are cached with the test kernel, so that a fresh clone
@@ -88,22 +117,51 @@ if [ "$host" = 1 ]; then
 		printf '%s\n' "$out" | tail -30 | sed 's/^/   | /'
 		fail "cargo clippy"
 	fi
+	# Every crate root (the module's reaches rust/ and src/engine/ through
+	# its `mod` declarations) in rustfmt's default style, as the kernel's
+	# own .rustfmt.toml has it.
+	note "format (rustfmt --check)"
+	if out=$("$RUSTFMT" --edition 2021 --check src/rust_uncore_main.rs src/hw_host.rs benches/bench.rs 2>&1); then
+		pass 1
+	else
+		printf '%s\n' "$out" | head -30 | sed 's/^/   | /'
+		fail "rustfmt"
+	fi
 fi
 
-note "module build (CLIPPY=1) against the test kernel"
-step "module build"
-if make -s KDIR="$kdir" CLIPPY=1 >"$logs/build.log" 2>&1 && [ -f rust_uncore.ko ]; then
-	pass 1
-	note "module aliases"
-	out=$(tests/host/modinfo.sh rust_uncore.ko)
+# module_build VARIANT [MAKE_ARGS...]: builds the module against a kernel
+# (build/VARIANT/); a build error or any compiler warning fails it.
+module_build() {
+	local v=$1 out
+	shift
+	note "module build: $v kernel${*:+ ($*)}"
+	step "module $v"
+	if [ -z "${kernel_ok[$v]:-}" ]; then
+		echo "   the $v kernel did not build"
+		fail "module build ($v kernel): no kernel"
+		return
+	fi
+	if out=$("$here/build-module.sh" "$v" "$@" 2>"$logs/module-$v.log"); then
+		pass 1
+		module_ok[$v]=1
+		kos[$v]=$(printf '%s\n' "$out" | tail -1)
+		echo "   ${kos[$v]#"$REPO_DIR"/}"
+	else
+		sed 's/^/   | /' "$logs/module-$v.log"
+		fail "module build ($v kernel)"
+	fi
+}
+module_build debug CLIPPY=1
+if [ -n "${module_ok[debug]:-}" ]; then
+	note "module aliases (debug kernel)"
+	out=$(tests/host/modinfo.sh "${kos[debug]}")
 	printf '%s\n' "$out" | sed 's/^/   /'
 	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
 	while IFS= read -r l; do fail "modinfo: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
-else
-	cat "$logs/build.log"
-	fail "module build"
-	guest=0
 fi
+for v in "${variants[@]}"; do
+	[ "$v" = debug ] || module_build "$v"
+done
 
 if [ "$guest" = 1 ]; then
 	note "guest tools"
@@ -114,47 +172,59 @@ if [ "$guest" = 1 ]; then
 	else
 		fail "guest tools"
 	fi
-	tests=("${only[@]}")
-	[ ${#tests[@]} -gt 0 ] || tests=(tests/guest/[0-9]*.sh)
-	# One guest boot per CPU model and topology runs every test that asks
-	# for it, each with its own module arguments; boots run $jobs at a time.
+	# One guest boot per kernel, CPU model and topology runs every test
+	# that asks for it, each with its own module arguments; boots run $jobs
+	# at a time. A kernel whose module did not build boots nothing.
 	rundir=$(mktemp -d)
-	"$here/mkinitramfs.sh" "$kdir" >/dev/null || fail "guest initramfs"
-	keys=()
+	declare -A unbootable=()
+	for v in debug nodebug; do
+		[ -n "${module_ok[$v]:-}" ] || continue
+		"$here/mkinitramfs.sh" "$(kdir "$v")" >/dev/null || { fail "guest initramfs ($v kernel)"; unbootable[$v]=1; }
+	done
+	keys=() bkernel=() bcpu=() bsmp=()
+	declare -A skipped_runs=()
 	for t in "${tests[@]}"; do
 		while IFS= read -r conf; do
-			cpu= smp= modargs= load=1
+			kernel=debug cpu= smp= modargs= load=1 desc=
 			for w in $conf; do
 				case "$w" in
+				kernel=*) kernel=${w#kernel=} ;;
 				cpu=*) cpu=${w#cpu=} ;;
 				smp=*) smp=${w#smp=} ;;
 				sim=*) modargs="$modargs $w" ;;
 				mod=*) modargs="$modargs ${w#mod=}" ;;
 				noload) load=0 ;;
 				esac
+				case "$w" in kernel=*) ;; *) desc="$desc $w" ;; esac
 			done
-			key="$cpu|$smp"
+			if [ -z "${module_ok[$kernel]:-}" ] || [ -n "${unbootable[$kernel]:-}" ]; then
+				skipped_runs[$kernel]=$((${skipped_runs[$kernel]:-0} + 1))
+				continue
+			fi
+			key="$kernel|$cpu|$smp"
 			g=
 			for k in "${!keys[@]}"; do [ "${keys[$k]}" = "$key" ] && g=$k; done
 			if [ -z "$g" ]; then
 				g=${#keys[@]}
 				keys+=("$key")
+				bkernel+=("$kernel") bcpu+=("$cpu") bsmp+=("$smp")
 			fi
 			printf '%s|%s|%s\n' "$load" "${modargs# }" "$t" >>"$rundir/$g.list"
-			printf '%s [%s]\n' "$(basename "$t")" "$conf" >>"$rundir/$g.names"
+			printf '%s [%s:%s]\n' "$(basename "$t")" "$kernel" "$desc" >>"$rundir/$g.names"
 		done < <(grep '^# guest:' "$t" | sed 's/^# guest: *//')
+	done
+	for v in "${!skipped_runs[@]}"; do
+		note "guest: not run: ${skipped_runs[$v]} test runs on the $v kernel (no kernel or module for it)"
 	done
 	# Longest boots first keeps both runners busy to the end.
 	order=$(for g in "${!keys[@]}"; do echo "$(wc -l <"$rundir/$g.list") $g"; done | sort -rn | cut -d' ' -f2)
-	note "guest: ${#keys[@]} boots, $(cat "$rundir"/*.list | wc -l) test runs, $jobs at a time"
+	note "guest: ${#keys[@]} boots, $(cat "$rundir"/*.list 2>/dev/null | wc -l) test runs, $jobs at a time"
 	for g in $order; do
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-		cpu=${keys[$g]%%|*}
-		smp=${keys[$g]#*|}
 		n=$(wc -l <"$rundir/$g.list")
 		(
 			start=$(date +%s)
-			"$here/guest.sh" --quiet --cpu "$cpu" --smp "$smp" --timeout $((120 + 240 * n)) \
+			"$here/guest.sh" --quiet --kernel "${bkernel[$g]}" --cpu "${bcpu[$g]}" --smp "${bsmp[$g]}" --timeout $((120 + 240 * n)) \
 				--batch "$rundir/$g.list" --outdir "$rundir/$g.out" >"$rundir/$g.log" 2>&1
 			echo $? >"$rundir/$g.rc"
 			echo $(($(date +%s) - start)) >"$rundir/$g.time"
@@ -162,10 +232,11 @@ if [ "$guest" = 1 ]; then
 	done
 	wait
 	for g in "${!keys[@]}"; do
-		note "guest boot: -cpu ${keys[$g]%%|*} -smp ${keys[$g]#*|} ($(cat "$rundir/$g.time" 2>/dev/null || echo ?) s)"
+		boot="${bkernel[$g]} kernel -cpu ${bcpu[$g]} -smp ${bsmp[$g]}"
+		note "guest boot: $boot ($(cat "$rundir/$g.time" 2>/dev/null || echo ?) s)"
 		if [ "$(cat "$rundir/$g.rc" 2>/dev/null)" != 0 ] || [ ! -f "$rundir/$g.out/boot.status" ]; then
 			sed 's/^/   | /' "$rundir/$g.log" | tail -40
-			fail "guest boot -cpu ${keys[$g]%%|*}: runner failed"
+			fail "guest boot $boot: runner failed"
 			continue
 		fi
 		i=0
@@ -193,7 +264,7 @@ if [ "$guest" = 1 ]; then
 		if [ "$(cat "$rundir/$g.out/boot.status")" != 0 ]; then
 			sed 's/^/   | /' "$rundir/$g.out/boot.err"
 			tail -60 "$rundir/$g.out/console.log" | sed 's/^/   | /'
-			fail "guest boot -cpu ${keys[$g]%%|*} -smp ${keys[$g]#*|}: $(head -1 "$rundir/$g.out/boot.err")"
+			fail "guest boot $boot: $(head -1 "$rundir/$g.out/boot.err")"
 		fi
 	done
 	rm -rf "$rundir"

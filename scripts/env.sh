@@ -18,9 +18,52 @@ export CLIPPY_DRIVER=/usr/bin/clippy-driver
 # The host lint runs the same clippy; cargo honours RUSTC, so a rustup
 # cargo-clippy here would mix two compilers in one target directory.
 CARGO_CLIPPY=/usr/bin/cargo-clippy
+RUSTFMT=/usr/bin/rustfmt
 export LIBCLANG_PATH=/usr/lib/llvm-19/lib
 export BINDGEN
 
 # Make flags shared by the kernel build and the module build.
 KMAKE_FLAGS=(LLVM=-19 "RUSTC=$RUSTC" "HOSTRUSTC=$HOSTRUSTC" "RUSTDOC=$RUSTDOC"
 	"BINDGEN=$BINDGEN" "CLIPPY_DRIVER=$CLIPPY_DRIVER")
+
+# The distro kernel variants (scripts/build-kernel.sh --variant distro or
+# distro-rt) are configured with Debian's own configurations, amd64 and
+# rt-amd64 (PREEMPT_RT), taken from the linux-headers package of (or nearest
+# to) the linux-source-6.12 version. The packages are only downloaded
+# (scripts/install-deps.sh), into DEBS_DIR.
+DEBS_DIR=$CACHE_DIR/debs
+
+# distro_headers [FLAVOUR]: sets DISTRO_PKG, DISTRO_VERSION and DISTRO_DEB
+# (the .deb in DEBS_DIR) of Debian's FLAVOUR (amd64, the default, or
+# rt-amd64). Uses apt's package lists, else what was downloaded before.
+distro_headers() {
+	local flavour=${1:-amd64} src up names deb
+	src=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
+	up=${src%%-*}
+	DISTRO_PKG="" DISTRO_VERSION="" DISTRO_DEB=""
+	names=$(apt-cache pkgnames linux-headers-6.12. 2>/dev/null |
+		grep -E "^linux-headers-6\.12\.[0-9]+\+deb[0-9]+-$flavour\$" || true)
+	if [ -n "$names" ]; then
+		# The same upstream patch level, else the nearest (the newer on a tie).
+		DISTRO_PKG=$(printf '%s\n' "$names" | awk -v up="${up##*.}" -F'[.+]' '
+			BEGIN { if (up == "") up = 1e9 }
+			{ d = $3 - up; if (d < 0) d = -d }
+			best == "" || d < bd || (d == bd && $3 > bp) { best = $0; bd = d; bp = $3 }
+			END { print best }')
+		# The linux-source version itself if apt has it, else the candidate.
+		if apt-cache madison "$DISTRO_PKG" 2>/dev/null | awk -F' *[|] *' '{ print $2 }' | grep -qxF "$src"; then
+			DISTRO_VERSION=$src
+		else
+			DISTRO_VERSION=$(apt-cache policy "$DISTRO_PKG" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+		fi
+		[ -n "$DISTRO_VERSION" ] || return 1
+		DISTRO_DEB=$DEBS_DIR/${DISTRO_PKG}_${DISTRO_VERSION//:/%3a}_amd64.deb
+		return 0
+	fi
+	# No package lists (apt-get update never ran): the newest download.
+	deb=$(ls "$DEBS_DIR"/linux-headers-6.12.*[0-9]-"$flavour"_*.deb 2>/dev/null | sort -V | tail -1 || true)
+	[ -n "$deb" ] || return 1
+	DISTRO_PKG=$(dpkg-deb -f "$deb" Package)
+	DISTRO_VERSION=$(dpkg-deb -f "$deb" Version)
+	DISTRO_DEB=$deb
+}

@@ -7,7 +7,8 @@
 # a clean guest for the next one (modules unloaded, every CPU online, no
 # trace event enabled), and
 # prints the script's output, exit status and kernel log between markers
-# that scripts/guest.sh parses. Ends with one kmemleak scan and powers off.
+# that scripts/guest.sh parses. Ends with one kmemleak scan (on a kernel
+# that has kmemleak; the nodebug kernel has none) and powers off.
 # All of that goes to the second serial port, so that kernel messages on
 # the console (the first) can never interleave with it.
 /bin/busybox --install -s /bin

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs shell scripts inside a QEMU (TCG) guest booted on the cached test
+# Runs shell scripts inside a QEMU (TCG) guest booted on a cached test
 # kernel, and prints each script's output and exit status.
 #
 # Usage: scripts/guest.sh [options] --script FILE [--script FILE...]
+#   --kernel K       the test kernel to boot, debug (default) or nodebug
+#                    (scripts/build-kernel.sh --variant K), with the module
+#                    built for it: build/K/rust_uncore.ko, made by
+#                    scripts/build-module.sh K
 #   --cpu MODEL      QEMU -cpu value (default: SandyBridge,model=45,-hypervisor)
 #   --smp TOPOLOGY   QEMU -smp value (default: 4,sockets=2,cores=2)
 #   --modargs ARGS   parameters for rust_uncore.ko (e.g. "sim=snbep:2")
 #   --no-load        do not insmod rust_uncore.ko before the script
-#   --no-leak-check  skip the kmemleak scan after the scripts
+#   --no-leak-check  skip the kmemleak scan after the scripts (the nodebug
+#                    kernel has no kmemleak: never scanned)
 #   --mem MB         guest memory (default: 512)
 #   --timeout SECS   whole-run limit (default: 300)
 #   --script FILE    a script to run (at least one)
@@ -40,6 +45,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 
+kernel=debug
 cpu="SandyBridge,model=45,-hypervisor"
 smp="4,sockets=2,cores=2"
 modargs=""
@@ -53,6 +59,7 @@ outdir=""
 quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--modargs) modargs=$2; shift 2 ;;
@@ -64,7 +71,7 @@ while [ $# -gt 0 ]; do
 	--batch) batch=$2; shift 2 ;;
 	--outdir) outdir=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
-	-h|--help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "guest: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -86,10 +93,21 @@ for f in "${files[@]}"; do
 	[ -f "$f" ] || { echo "guest: no such script: $f" >&2; exit 2; }
 done
 
-kdir=$("$here/build-kernel.sh" --print-dir)/linux-source-6.12
-[ -f "$kdir/arch/x86/boot/bzImage" ] || { echo "guest: no test kernel; run scripts/build-kernel.sh" >&2; exit 2; }
-ko=$REPO_DIR/rust_uncore.ko
-[ -f "$ko" ] || { echo "guest: $ko not built; run make KDIR=$kdir" >&2; exit 2; }
+case "$kernel" in
+debug|nodebug) ;;
+distro*) echo "guest: the distro kernels are only compiled against, not booted: use debug or nodebug" >&2; exit 2 ;;
+*) echo "guest: unknown kernel '$kernel' (debug or nodebug)" >&2; exit 2 ;;
+esac
+kdir=$("$here/build-kernel.sh" --variant "$kernel" --print-dir)/linux-source-6.12
+[ -f "$kdir/arch/x86/boot/bzImage" ] && [ -f "$kdir/../.complete" ] ||
+	{ echo "guest: no $kernel test kernel; run scripts/build-kernel.sh --variant $kernel" >&2; exit 2; }
+ko=$REPO_DIR/build/$kernel/rust_uncore.ko
+[ -f "$ko" ] || { echo "guest: $ko not built; run scripts/build-module.sh $kernel" >&2; exit 2; }
+# kmemleak is off unless asked for, where the kernel has it.
+append="console=ttyS0 loglevel=4 panic=-1 oops=panic nokaslr"
+if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config"; then
+	append="$append kmemleak=on"
+fi
 
 base=$("$here/mkinitramfs.sh" "$kdir")
 work=$(mktemp -d)
@@ -119,7 +137,7 @@ log=$work/console.log
 set +e
 timeout --foreground "$timeout" qemu-system-x86_64 -accel "tcg${TCG_OPTS:+,$TCG_OPTS}" -cpu "$cpu" -smp "$smp" -m "$mem" \
 	-nographic -serial mon:stdio -serial "file:$work/results.log" -no-reboot -kernel "$kdir/arch/x86/boot/bzImage" -initrd "$work/initrd.cpio" \
-	-append "console=ttyS0 loglevel=4 panic=-1 oops=panic kmemleak=on nokaslr" \
+	-append "$append" \
 	</dev/null >"$log" 2>&1
 qrc=$?
 set -e

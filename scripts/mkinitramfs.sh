@@ -6,23 +6,33 @@
 # driver, and /init. Per-run files are appended by scripts/guest.sh.
 #
 # Usage: scripts/mkinitramfs.sh KERNEL_BUILD_DIR
+#   KERNEL_BUILD_DIR  the linux-source-6.12 tree of a built debug or nodebug
+#                     kernel (scripts/build-kernel.sh --print-dir)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 kdir=$1
 cuko=$kdir/arch/x86/events/intel/intel-uncore.ko
 
+[ -f "$cuko" ] || { echo "mkinitramfs: $cuko is missing (is $kdir a built test kernel?)" >&2; exit 1; }
+
+# The key covers every file of the image; the C driver is the one part
+# that differs between kernels. Each kernel variant (the first word of its
+# build directory's name, e.g. "debug" for kernel/debug-<key>) keeps its own
+# newest image, so that boots on two kernels can run side by side.
 key=$( {
 	cat "$here/guest-init.sh" "$0"
 	sha256sum /bin/busybox /usr/bin/perf "$cuko"
 } | sha256sum | cut -c1-16)
-out=$CACHE_DIR/initramfs/base-$key.cpio
+tag=$(basename "$(dirname "$(cd "$kdir" && pwd)")")
+tag=${tag%%-*}
+out=$CACHE_DIR/initramfs/base-$tag-$key.cpio
 if [ -f "$out" ]; then
 	echo "$out"
 	exit 0
 fi
 mkdir -p "$CACHE_DIR/initramfs"
-find "$CACHE_DIR/initramfs" -name "base-*.cpio" ! -name "base-$key.cpio" -delete
+find "$CACHE_DIR/initramfs" -name "base-$tag-*.cpio" ! -name "base-$tag-$key.cpio" -delete
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 

@@ -4,7 +4,8 @@
 //!
 //! Crate root of `rust_uncore.ko`: the module list and the `module!`
 //! declaration. The hardware-independent core is [`hw`]; the kernel
-//! abstraction layer is `rust/`, brought in as `sys`.
+//! abstraction layer is `rust/`, brought in as `sys`, and is the only place
+//! with `unsafe` code (`hw` and `engine` forbid it).
 
 mod engine;
 pub mod hw;
@@ -27,7 +28,9 @@ struct RustUncore {
 }
 
 impl kernel::Module for RustUncore {
-    fn init(_module: &'static ThisModule) -> Result<Self> {
-        Ok(RustUncore { _driver: engine::Driver::new()? })
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        Ok(RustUncore {
+            _driver: engine::Driver::new(module)?,
+        })
     }
 }

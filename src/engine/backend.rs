@@ -24,7 +24,7 @@ pub(crate) enum Backend {
     /// Real MSRs, PCI configuration space and MMIO.
     Hw,
     /// The register model, one socket per package.
-    Sim(IrqLock<KVBox<Model>>),
+    Sim(Pin<KBox<IrqLock<KVBox<Model>>>>),
 }
 
 impl Ctx {
@@ -46,14 +46,20 @@ impl Ctx {
 
     /// Whether PCI function `role` of package `pkg` is present.
     pub(crate) fn pci_present(&self, pkg: usize, role: Role) -> bool {
-        self.pci.lock().iter().any(|e| e.present && e.pkg == pkg && e.role == role)
+        self.pci
+            .lock()
+            .iter()
+            .any(|e| e.present && e.pkg == pkg && e.role == role)
     }
 
     fn cfg_read(&self, pkg: usize, role: Role, off: u32) -> Result<u32> {
         let reg = self.pci.lock();
-        let e = reg.iter().find(|e| e.present && e.pkg == pkg && e.role == role).ok_or(ENODEV)?;
-        match (&self.backend, e.dev) {
-            (Backend::Hw, Some(d)) => d.read32(off),
+        let e = reg
+            .iter()
+            .find(|e| e.present && e.pkg == pkg && e.role == role)
+            .ok_or(ENODEV)?;
+        match (&self.backend, &e.dev) {
+            (Backend::Hw, Some(d)) => d.read_config_u32(off),
             (Backend::Sim(m), _) => m.lock().cfg_read(pkg, role, off).map_err(|_| EIO),
             _ => Err(ENODEV),
         }
@@ -61,18 +67,27 @@ impl Ctx {
 
     fn cfg_write(&self, pkg: usize, role: Role, off: u32, v: u32) -> Result {
         let reg = self.pci.lock();
-        let e = reg.iter().find(|e| e.present && e.pkg == pkg && e.role == role).ok_or(ENODEV)?;
-        match (&self.backend, e.dev) {
-            (Backend::Hw, Some(d)) => d.write32(off, v),
+        let e = reg
+            .iter()
+            .find(|e| e.present && e.pkg == pkg && e.role == role)
+            .ok_or(ENODEV)?;
+        match (&self.backend, &e.dev) {
+            (Backend::Hw, Some(d)) => d.write_config_u32(off, v),
             (Backend::Sim(m), _) => m.lock().cfg_write(pkg, role, off, v).map_err(|_| EIO),
             _ => Err(ENODEV),
         }
     }
 
     fn mmio_read(&self, pkg: usize, t: &BoxType, i: usize, off: u32) -> Result<u32> {
-        let role = Role::Box { ty: t.name, index: i as u8 };
+        let role = Role::Box {
+            ty: t.name,
+            index: i as u8,
+        };
         let reg = self.pci.lock();
-        let e = reg.iter().find(|e| e.present && e.pkg == pkg && e.role == role).ok_or(ENODEV)?;
+        let e = reg
+            .iter()
+            .find(|e| e.present && e.pkg == pkg && e.role == role)
+            .ok_or(ENODEV)?;
         match (&self.backend, &e.mmio) {
             (Backend::Hw, Some(w)) => w.read32(off),
             (Backend::Sim(m), _) => m.lock().mmio_read(pkg, off).map_err(|_| EIO),
@@ -84,12 +99,24 @@ impl Ctx {
     /// overflow status bit `ob`, clearing the bit if it was set. On hardware
     /// the status is read before and after the counter, and the pair is
     /// retried when a wrap falls between the reads.
-    pub(crate) fn read_with_overflow(&self, pkg: usize, t: &BoxType, i: usize, c: Ctr, ob: OverflowBit) -> Result<(u64, bool)> {
+    pub(crate) fn read_with_overflow(
+        &self,
+        pkg: usize,
+        t: &BoxType,
+        i: usize,
+        c: Ctr,
+        ob: OverflowBit,
+    ) -> Result<(u64, bool)> {
         let r = program::counter_reg(t, i, c);
-        let Addr::Msr(ctr) = r.addr else { return Err(EINVAL) };
+        let Addr::Msr(ctr) = r.addr else {
+            return Err(EINVAL);
+        };
         let mask = crate::hw::bits::low_mask(r.width);
         if let Backend::Sim(m) = &self.backend {
-            let (v, ovf) = m.lock().read_with_overflow(pkg, ctr, ob.status, ob.clear, ob.bit).map_err(|_| EIO)?;
+            let (v, ovf) = m
+                .lock()
+                .read_with_overflow(pkg, ctr, ob.status, ob.clear, ob.bit)
+                .map_err(|_| EIO)?;
             return Ok((v & mask, ovf));
         }
         for _ in 0..3 {
@@ -109,12 +136,17 @@ impl Ctx {
     /// Executes `ops` for box `i` of type `t` on package `pkg`; stops at the
     /// first failing access.
     pub(crate) fn exec(&self, pkg: usize, t: &BoxType, i: usize, ops: &Ops) -> Result {
-        let role = Role::Box { ty: t.name, index: i as u8 };
+        let role = Role::Box {
+            ty: t.name,
+            index: i as u8,
+        };
         for op in ops.as_slice() {
             match *op {
                 Op::Write(Addr::Msr(a), v) => self.wrmsr(pkg, a, v)?,
                 Op::Write(Addr::Cfg(off), v) => self.cfg_write(pkg, role, off, v as u32)?,
-                Op::Write(Addr::Helper(off), v) => self.cfg_write(pkg, Role::QpiFilter { port: i as u8 }, off, v as u32)?,
+                Op::Write(Addr::Helper(off), v) => {
+                    self.cfg_write(pkg, Role::QpiFilter { port: i as u8 }, off, v as u32)?
+                }
                 Op::Write(Addr::Mmio(_), _) => return Err(EINVAL),
                 Op::WriteControlHalf(a, ctl) => {
                     let old = self.rdmsr(pkg, a)?;
@@ -129,10 +161,16 @@ impl Ctx {
     /// its width.
     pub(crate) fn read_counter(&self, pkg: usize, t: &BoxType, i: usize, c: Ctr) -> Result<u64> {
         let r = program::counter_reg(t, i, c);
-        let role = Role::Box { ty: t.name, index: i as u8 };
+        let role = Role::Box {
+            ty: t.name,
+            index: i as u8,
+        };
         let v = match r.addr {
             Addr::Msr(a) => self.rdmsr(pkg, a)?,
-            Addr::Cfg(off) => read_split(|| self.cfg_read(pkg, role, off), || self.cfg_read(pkg, role, off + 4))?,
+            Addr::Cfg(off) => read_split(
+                || self.cfg_read(pkg, role, off),
+                || self.cfg_read(pkg, role, off + 4),
+            )?,
             Addr::Mmio(off) => self.mmio_read(pkg, t, i, off)? as u64,
             Addr::Helper(_) => return Err(EINVAL),
         };

@@ -19,8 +19,8 @@ use super::{Core, Ctx};
 use crate::hw::overflow;
 use crate::hw::platforms::nhmex;
 use crate::hw::program::{self, Ctr};
-use crate::sys::cpu;
-use crate::sys::nmi::{IrqWorkHandler, NmiHandler};
+use crate::sys::cpu::CpuId;
+use crate::sys::nmi::{IrqWork, IrqWorkHandler, NmiHandler};
 use core::sync::atomic::Ordering;
 use kernel::prelude::*;
 use kernel::sync::Arc;
@@ -31,7 +31,7 @@ const U_STATUS_PMI: u64 = 1 << 30;
 /// The NMI handler.
 pub(crate) struct PmiNmi {
     ctx: Arc<Ctx>,
-    works: KVec<crate::sys::nmi::IrqWork<PkgPmi>>,
+    works: KVec<Pin<KBox<IrqWork<PkgPmi>>>>,
 }
 
 impl PmiNmi {
@@ -40,8 +40,14 @@ impl PmiNmi {
         let ctx = core.ctx.clone();
         let mut works = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
         for pkg in 0..ctx.packages {
-            let h = Arc::new(PkgPmi { core: core.clone(), pkg }, GFP_KERNEL)?;
-            works.push(crate::sys::nmi::IrqWork::new(h)?, GFP_KERNEL)?;
+            let h = Arc::new(
+                PkgPmi {
+                    core: core.clone(),
+                    pkg,
+                },
+                GFP_KERNEL,
+            )?;
+            works.push(KBox::pin_init(IrqWork::new(h), GFP_KERNEL)?, GFP_KERNEL)?;
         }
         Ok(Arc::new(PmiNmi { ctx, works }, GFP_KERNEL)?)
     }
@@ -49,8 +55,8 @@ impl PmiNmi {
 
 impl NmiHandler for PmiNmi {
     fn nmi(&self) -> bool {
-        let cpu = cpu::this_cpu();
-        let pkg = cpu::package(cpu);
+        let cpu = CpuId::current();
+        let pkg = cpu.package();
         let (Some(state), Some(work)) = (self.ctx.pmi.get(pkg), self.works.get(pkg)) else {
             return false;
         };
@@ -94,18 +100,23 @@ impl Core {
         let p = ctx.platform;
         let w = overflow::walk(p, |a| ctx.rdmsr(pkg, a).unwrap_or(0));
         for h in w.hits() {
-            let Some(t) = p.types.get(h.ty as usize) else { continue };
+            let Some(t) = p.types.get(h.ty as usize) else {
+                continue;
+            };
             let done = self
                 .pmus
                 .iter()
-                .find(|x| core::ptr::eq(x.ops().box_type(), t) && x.ops().index() == h.index as usize)
+                .find(|x| {
+                    core::ptr::eq(x.ops().box_type(), t) && x.ops().index() == h.index as usize
+                })
                 .map_or(0, |x| x.ops().pmi_update(pkg, h.counters, h.fixed));
             // Counters without events: clear their bits too.
             let mut left = 0u64;
             let mut clear_at = None;
             for j in 0..t.num_counters {
                 if h.counters & (1 << j) != 0 {
-                    if let Some(ob) = program::overflow_bit(p, t, h.index as usize, Ctr::General(j)) {
+                    if let Some(ob) = program::overflow_bit(p, t, h.index as usize, Ctr::General(j))
+                    {
                         left |= ob.bit & !done;
                         clear_at = Some(ob.clear);
                     }
@@ -128,7 +139,10 @@ impl Core {
             }
         }
         // Counting frozen by the PMI (frz_all) is enabled again.
-        if ctx.rdmsr(pkg, nhmex::U_GLOBAL_CTL).is_ok_and(|v| v & program::u_global::EN_ALL == 0) {
+        if ctx
+            .rdmsr(pkg, nhmex::U_GLOBAL_CTL)
+            .is_ok_and(|v| v & program::u_global::EN_ALL == 0)
+        {
             let _ = ctx.write_global(pkg, |_| {});
         }
         ctx.stats.pmis_handled.fetch_add(1, Ordering::Relaxed);

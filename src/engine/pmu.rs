@@ -8,21 +8,29 @@
 //! `read` runs on any CPU of the package; the timer runs on the collector
 //! in hard interrupt context. All of them take the box's IRQ-safe lock;
 //! none allocates or sleeps.
+//!
+//! Counts reach a perf event only in a callback that has the event (`read`,
+//! `stop`, `del`): the timer and the PMI account new counts of an event in
+//! its slot (`pending`), and the next such callback adds them to the
+//! event. The driver never holds on to an event between callbacks, only to
+//! its [`EventId`].
 
 use super::Ctx;
 use crate::hw::counter::delta_with_status;
 use crate::hw::desc::{BoxCtl, BoxType, Space, Special};
-use crate::hw::pci::Role;
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
+use crate::hw::pci::Role;
 use crate::hw::poll;
 use crate::hw::program::{self, Ctr};
 use crate::hw::sched::{self, Want, MAX_EVENTS};
 use crate::hw::shared::{Choice, Shared};
-use crate::sys::cpu;
-use crate::sys::perf::{Event, PmuOps, EF_START, EF_UPDATE};
-use crate::sys::sync::{IrqLock, LockClass};
-use crate::sys::timer::{Timer, TimerHandler};
+use crate::sys::cpu::CpuId;
+use crate::sys::cpumask::CpuMask;
+use crate::sys::hrtimer::{Timer, TimerHandler};
+use crate::sys::perf::{Config, Event, EventId, NewEvent, PmuOps, EF_START, EF_UPDATE};
+use crate::sys::sync::{new_irq_lock, IrqLock};
 use kernel::prelude::*;
+use kernel::str::CString;
 use kernel::sync::Arc;
 
 /// Most events one box holds at once (free-running readers included).
@@ -31,7 +39,7 @@ const MAX_SLOTS: usize = 20;
 /// An event added to a box (kept small: the slots live in the box).
 #[derive(Clone, Copy)]
 struct Active {
-    ev: Event,
+    ev: EventId,
     /// Control value, with the shared-register choice applied.
     ctl: u64,
     /// Counters it may use.
@@ -44,6 +52,15 @@ struct Active {
     prev: u64,
     /// Counting (between `start` and `stop`).
     started: bool,
+    /// Counts accounted but not yet added to the event.
+    pending: u64,
+}
+
+impl Active {
+    /// Adds the pending counts to `ev`, the event of this slot.
+    fn flush(&mut self, ev: &Event) {
+        ev.add_count(core::mem::take(&mut self.pending));
+    }
 }
 
 /// The state of one box (one PMU on one package), under its lock.
@@ -57,48 +74,72 @@ struct BoxInner {
 }
 
 impl BoxInner {
-    fn find(&self, ev: Event) -> Option<usize> {
-        self.slots.iter().position(|s| s.is_some_and(|a| a.ev == ev))
+    fn find(&self, ev: &Event) -> Option<usize> {
+        let id = ev.id();
+        self.slots
+            .iter()
+            .position(|s| s.is_some_and(|a| a.ev == id))
     }
 
     fn started_mask(&self, t: &BoxType) -> u32 {
-        self.slots.iter().flatten().filter(|a| a.started).fold(0, |m, a| {
-            m | match a.ctr {
-                Ctr::General(j) => 1 << j,
-                Ctr::Fixed => 1 << t.fixed_index(),
-                Ctr::Free(_) => 0,
-            }
-        })
+        self.slots
+            .iter()
+            .flatten()
+            .filter(|a| a.started)
+            .fold(0, |m, a| {
+                m | match a.ctr {
+                    Ctr::General(j) => 1 << j,
+                    Ctr::Fixed => 1 << t.fixed_index(),
+                    Ctr::Free(_) => 0,
+                }
+            })
     }
 }
 
 /// One box: a PMU's counters on one package.
+#[pin_data]
 pub(crate) struct BoxState {
     ctx: Arc<Ctx>,
     ty: &'static BoxType,
     index: usize,
     pkg: usize,
+    #[pin]
     inner: IrqLock<BoxInner>,
 }
 
 impl BoxState {
     fn new(ctx: Arc<Ctx>, ty: &'static BoxType, index: usize, pkg: usize) -> Result<Arc<Self>> {
-        let inner = BoxInner { slots: [None; MAX_SLOTS], shared: Shared::default(), disabled: false, applied: None };
-        Ok(Arc::new(BoxState { ctx, ty, index, pkg, inner: IrqLock::new(LockClass::Box, inner)? }, GFP_KERNEL)?)
+        let inner = BoxInner {
+            slots: [None; MAX_SLOTS],
+            shared: Shared::default(),
+            disabled: false,
+            applied: None,
+        };
+        Arc::pin_init(
+            pin_init!(BoxState { ctx, ty, index, pkg, inner <- new_irq_lock!(inner, "rust_uncore:box") }),
+            GFP_KERNEL,
+        )
     }
 
-    /// Adds the counts since the last update of `a` to its event. Where the
+    /// Accounts the counts since the last update of `a` as pending. Where the
     /// hardware has a per-counter overflow status bit, the bit tells whether
     /// the counter wrapped, and reading it clears it: each wrap is accounted
     /// exactly once, whichever path (poll, read, PMI) sees it first.
     fn update(&self, a: &mut Active) {
         let width = program::counter_reg(self.ty, self.index, a.ctr).width;
         let r = match program::overflow_bit(self.ctx.platform, self.ty, self.index, a.ctr) {
-            Some(ob) => self.ctx.read_with_overflow(self.pkg, self.ty, self.index, a.ctr, ob),
-            None => self.ctx.read_counter(self.pkg, self.ty, self.index, a.ctr).map(|v| (v, false)),
+            Some(ob) => self
+                .ctx
+                .read_with_overflow(self.pkg, self.ty, self.index, a.ctr, ob),
+            None => self
+                .ctx
+                .read_counter(self.pkg, self.ty, self.index, a.ctr)
+                .map(|v| (v, false)),
         };
         if let Ok((now, ovf)) = r {
-            a.ev.add_count(delta_with_status(a.prev, now, width, ovf));
+            a.pending = a
+                .pending
+                .wrapping_add(delta_with_status(a.prev, now, width, ovf));
             a.prev = now;
         }
     }
@@ -110,7 +151,9 @@ impl BoxState {
         let mut inner = self.inner.lock();
         let mut done = 0u64;
         for k in 0..MAX_SLOTS {
-            let Some(mut a) = inner.slots[k] else { continue };
+            let Some(mut a) = inner.slots[k] else {
+                continue;
+            };
             let hit = match a.ctr {
                 Ctr::General(j) => counters & (1 << j) != 0,
                 Ctr::Fixed => fixed,
@@ -137,7 +180,15 @@ impl BoxState {
         let t = self.ty;
         if !matches!(a.ctr, Ctr::Free(_)) {
             let pmi = self.ctx.pmis();
-            let ops = program::event_enable(t, self.index, a.ctr, a.ctl, &inner.shared, a.held.as_ref(), pmi);
+            let ops = program::event_enable(
+                t,
+                self.index,
+                a.ctr,
+                a.ctl,
+                &inner.shared,
+                a.held.as_ref(),
+                pmi,
+            );
             if self.ctx.exec(self.pkg, t, self.index, &ops).is_err() {
                 return;
             }
@@ -146,7 +197,10 @@ impl BoxState {
         if let Some(ob) = program::overflow_bit(self.ctx.platform, t, self.index, a.ctr) {
             let _ = self.ctx.wrmsr(self.pkg, ob.clear, ob.bit);
         }
-        a.prev = self.ctx.read_counter(self.pkg, t, self.index, a.ctr).unwrap_or(0);
+        a.prev = self
+            .ctx
+            .read_counter(self.pkg, t, self.index, a.ctr)
+            .unwrap_or(0);
         a.started = true;
         inner.slots[k] = Some(a);
         self.apply_run(inner);
@@ -181,10 +235,12 @@ impl BoxState {
         }
         // The NHM-EX/WSM-EX U-box's enable lives in the global control.
         let r = if self.ty.box_ctl == BoxCtl::UGlobal {
-            self.ctx.write_global(self.pkg, |g| g.ubox_en = state.0 && state.1 != 0)
+            self.ctx
+                .write_global(self.pkg, |g| g.ubox_en = state.0 && state.1 != 0)
         } else {
             let g = self.ctx.global(self.pkg);
-            let ops = program::box_run(self.ctx.platform, self.ty, self.index, state.0, state.1, &g);
+            let ops =
+                program::box_run(self.ctx.platform, self.ty, self.index, state.0, state.1, &g);
             self.ctx.exec(self.pkg, self.ty, self.index, &ops)
         };
         if r.is_ok() {
@@ -204,7 +260,7 @@ impl BoxState {
 
 impl TimerHandler for BoxState {
     fn fire(&self) -> bool {
-        if self.ctx.collector(self.pkg) != Some(cpu::this_cpu()) {
+        if self.ctx.collector(self.pkg) != Some(CpuId::current()) {
             return false;
         }
         let mut inner = self.inner.lock();
@@ -228,33 +284,45 @@ pub(crate) struct UncorePmu {
     ty: &'static BoxType,
     index: usize,
     /// Perf-visible name (`uncore_cbox_3`).
-    pub(crate) name: KVec<u8>,
+    name: CString,
     boxes: KVec<Arc<BoxState>>,
-    timers: KVec<Timer<BoxState>>,
+    timers: KVec<Pin<KBox<Timer<BoxState>>>>,
     interval_ns: u64,
 }
 
 impl UncorePmu {
     /// A PMU for box `index` of `ty` with one box per package.
-    pub(crate) fn new(ctx: &Arc<Ctx>, ty: &'static BoxType, index: usize, name: &str) -> Result<Arc<Self>> {
+    pub(crate) fn new(
+        ctx: &Arc<Ctx>,
+        ty: &'static BoxType,
+        index: usize,
+        name: &CStr,
+    ) -> Result<Self> {
         let mut boxes = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
         let mut timers = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
         for pkg in 0..ctx.packages {
             let b = BoxState::new(ctx.clone(), ty, index, pkg)?;
-            timers.push(Timer::new(b.clone())?, GFP_KERNEL)?;
+            timers.push(
+                KBox::pin_init(Timer::new(b.clone()), GFP_KERNEL)?,
+                GFP_KERNEL,
+            )?;
             boxes.push(b, GFP_KERNEL)?;
         }
-        let mut n = KVec::with_capacity(name.len(), GFP_KERNEL)?;
-        n.extend_from_slice(name.as_bytes(), GFP_KERNEL)?;
-        Ok(Arc::new(
-            UncorePmu { ctx: ctx.clone(), ty, index, name: n, boxes, timers, interval_ns: poll::interval_ns(ty) },
-            GFP_KERNEL,
-        )?)
+        let name = CString::try_from(name)?;
+        Ok(UncorePmu {
+            ctx: ctx.clone(),
+            ty,
+            index,
+            name,
+            boxes,
+            timers,
+            interval_ns: poll::interval_ns(ty),
+        })
     }
 
     /// The PMU name.
-    pub(crate) fn name(&self) -> &str {
-        core::str::from_utf8(&self.name).unwrap_or("uncore")
+    pub(crate) fn name(&self) -> &CStr {
+        &self.name
     }
 
     /// The box type.
@@ -282,7 +350,9 @@ impl UncorePmu {
     /// Accounts the overflowed counters of package `pkg`'s box (from a PMI);
     /// returns the status bits that had events.
     pub(crate) fn pmi_update(&self, pkg: usize, counters: u32, fixed: bool) -> u64 {
-        self.boxes.get(pkg).map_or(0, |b| b.update_overflowed(counters, fixed))
+        self.boxes
+            .get(pkg)
+            .map_or(0, |b| b.update_overflowed(counters, fixed))
     }
 
     /// Stops the polling timer of package `pkg` (before its events move).
@@ -307,12 +377,20 @@ impl UncorePmu {
     }
 
     fn current_box(&self) -> Option<&Arc<BoxState>> {
-        self.boxes.get(cpu::package(cpu::this_cpu()))
+        self.boxes.get(CpuId::current().package())
     }
 
-    fn attr(ev: Event) -> Attr {
-        let i = ev.info();
-        Attr { config: i.config, config1: i.config1, config2: i.config2 }
+    fn attr(ev: &Event) -> Attr {
+        let Config {
+            config,
+            config1,
+            config2,
+        } = ev.config();
+        Attr {
+            config,
+            config1,
+            config2,
+        }
     }
 
     fn refuse(&self, why: core::fmt::Arguments<'_>) -> Error {
@@ -322,9 +400,12 @@ impl UncorePmu {
 
     /// Checks that `enc` and the other members of `ev`'s group fit this box
     /// together (shared registers and counters).
-    fn validate_group(&self, ev: Event, enc: Encoded) -> Result {
+    fn validate_group(&self, ev: &NewEvent, enc: Encoded) -> Result {
         let mut shared = Shared::default();
-        let mut wants = [Want { counters: 0, current: None }; MAX_EVENTS];
+        let mut wants = [Want {
+            counters: 0,
+            current: None,
+        }; MAX_EVENTS];
         let mut n = 0;
         let mut add = |e: Encoded| -> Result {
             if shared.take(&e.shared).is_none() {
@@ -336,21 +417,26 @@ impl UncorePmu {
             if n >= MAX_EVENTS {
                 return Err(EINVAL);
             }
-            wants[n] = Want { counters: e.counters, current: None };
+            wants[n] = Want {
+                counters: e.counters,
+                current: None,
+            };
             n += 1;
             Ok(())
         };
         let mut members = Ok(());
-        ev.for_each_group_member(|m| {
-            match encode(self.ty, self.index, Self::attr(m)) {
-                Ok(e) => add(e),
-                Err(_) => {
-                    members = Err(EINVAL);
-                    Err(EINVAL)
-                }
+        ev.for_each_group_member(|m| match encode(self.ty, self.index, Self::attr(m)) {
+            Ok(e) => add(e),
+            Err(_) => {
+                members = Err(EINVAL);
+                Err(EINVAL)
             }
         })
-        .map_err(|_| self.refuse(format_args!("the group's events of this PMU need more shared registers than it has")))?;
+        .map_err(|_| {
+            self.refuse(format_args!(
+                "the group's events of this PMU need more shared registers than it has"
+            ))
+        })?;
         members?;
         add(enc).map_err(|_| self.refuse(format_args!("the group's filters conflict")))?;
         let mut out = [0u8; MAX_EVENTS];
@@ -361,10 +447,11 @@ impl UncorePmu {
     }
 }
 
+#[vtable]
 impl PmuOps for UncorePmu {
-    fn event_init(&self, ev: Event) -> Result {
+    fn event_init(&self, ev: &mut NewEvent) -> Result {
         let info = ev.info();
-        if info.attr_type != info.pmu_type {
+        if !info.for_this_pmu {
             return Err(ENOENT);
         }
         if info.sampling {
@@ -376,38 +463,57 @@ impl PmuOps for UncorePmu {
         if info.excludes {
             return Err(self.refuse(format_args!("exclude_* flags are not supported")));
         }
-        if info.cpu < 0 {
+        let Some(cpu) = info.cpu else {
             return Err(self.refuse(format_args!("uncore events need a CPU (use -a or -C)")));
-        }
-        let pkg = cpu::package(info.cpu as u32);
+        };
+        let pkg = cpu.package();
         let collector = self
             .ctx
             .collector(pkg)
             .ok_or_else(|| self.refuse(format_args!("package {} has no online CPU", pkg)))?;
-        if self.is_pci() && !self.ctx.pci_present(pkg, Role::Box { ty: self.ty.name, index: self.index as u8 }) {
+        if self.is_pci()
+            && !self.ctx.pci_present(
+                pkg,
+                Role::Box {
+                    ty: self.ty.name,
+                    index: self.index as u8,
+                },
+            )
+        {
             return Err(self.refuse(format_args!("no device for this box on package {}", pkg)));
         }
-        let attr = Attr { config: info.config, config1: info.config1, config2: info.config2 };
-        let enc = encode(self.ty, self.index, attr).map_err(|e| self.refuse(format_args!("{}", e)))?;
+        let enc = encode(self.ty, self.index, Self::attr(ev))
+            .map_err(|e| self.refuse(format_args!("{}", e)))?;
         if self.ty.special == Special::QpiMatchMask
             && !enc.shared.is_none()
-            && !self.ctx.pci_present(pkg, Role::QpiFilter { port: self.index as u8 })
+            && !self.ctx.pci_present(
+                pkg,
+                Role::QpiFilter {
+                    port: self.index as u8,
+                },
+            )
         {
-            return Err(self.refuse(format_args!("QPI port {} has no packet match/mask device", self.index)));
+            return Err(self.refuse(format_args!(
+                "QPI port {} has no packet match/mask device",
+                self.index
+            )));
         }
         self.validate_group(ev, enc)?;
         ev.set_cpu(collector);
         Ok(())
     }
 
-    fn add(&self, ev: Event, flags: u32) -> Result {
+    fn add(&self, ev: &Event, flags: u32) -> Result {
         let b = self.current_box().ok_or(EINVAL)?;
         let enc = encode(self.ty, self.index, Self::attr(ev)).map_err(|_| EINVAL)?;
         let mut inner = b.inner.lock();
         let free = inner.slots.iter().position(|s| s.is_none()).ok_or(EBUSY)?;
         let choice = inner.shared.take(&enc.shared).ok_or(EBUSY)?;
         // Place every counter-using event, the new one last.
-        let mut wants = [Want { counters: 0, current: None }; MAX_EVENTS];
+        let mut wants = [Want {
+            counters: 0,
+            current: None,
+        }; MAX_EVENTS];
         let mut who = [usize::MAX; MAX_EVENTS];
         let mut n = 0;
         for (k, a) in inner.slots.iter().enumerate() {
@@ -418,7 +524,10 @@ impl PmuOps for UncorePmu {
                     Ctr::Free(_) => continue,
                 };
                 if n < MAX_EVENTS {
-                    wants[n] = Want { counters: a.counters, current: Some(current) };
+                    wants[n] = Want {
+                        counters: a.counters,
+                        current: Some(current),
+                    };
                     who[n] = k;
                     n += 1;
                 }
@@ -427,7 +536,10 @@ impl PmuOps for UncorePmu {
         let new_ctr = if let Kind::FreeRunning(j) = enc.kind {
             Some(Ctr::Free(j))
         } else if n < MAX_EVENTS {
-            wants[n] = Want { counters: enc.counters, current: None };
+            wants[n] = Want {
+                counters: enc.counters,
+                current: None,
+            };
             who[n] = free;
             n += 1;
             None
@@ -440,7 +552,13 @@ impl PmuOps for UncorePmu {
             inner.shared.release(&enc.shared, choice);
             return Err(EBUSY);
         }
-        let to_ctr = |c: u8| if c == self.ty.fixed_index() { Ctr::Fixed } else { Ctr::General(c) };
+        let to_ctr = |c: u8| {
+            if c == self.ty.fixed_index() {
+                Ctr::Fixed
+            } else {
+                Ctr::General(c)
+            }
+        };
         // Move running events whose counter changed.
         let mut restart = [false; MAX_SLOTS];
         if new_ctr.is_none() {
@@ -461,7 +579,16 @@ impl PmuOps for UncorePmu {
         let ctr = new_ctr.unwrap_or_else(|| to_ctr(out[n - 1]));
         let held = (!enc.shared.is_none()).then(|| enc.shared.choices()[choice as usize]);
         let ctl = enc.ctl_for(choice);
-        inner.slots[free] = Some(Active { ev, ctl, counters: enc.counters, held, ctr, prev: 0, started: false });
+        inner.slots[free] = Some(Active {
+            ev: ev.id(),
+            ctl,
+            counters: enc.counters,
+            held,
+            ctr,
+            prev: 0,
+            started: false,
+            pending: 0,
+        });
         for (k, r) in restart.iter().enumerate() {
             if *r {
                 b.start_one(&mut inner, k);
@@ -478,17 +605,20 @@ impl PmuOps for UncorePmu {
         Ok(())
     }
 
-    fn del(&self, ev: Event, _flags: u32) {
+    fn del(&self, ev: &Event, _flags: u32) {
         let Some(b) = self.current_box() else { return };
         let mut inner = b.inner.lock();
         let Some(k) = inner.find(ev) else { return };
         b.stop_one(&mut inner, k, true);
-        if let Some(Active { held: Some(c), .. }) = inner.slots[k].take() {
-            inner.shared.release_choice(&c);
+        if let Some(mut a) = inner.slots[k].take() {
+            a.flush(ev);
+            if let Some(c) = a.held {
+                inner.shared.release_choice(&c);
+            }
         }
     }
 
-    fn start(&self, ev: Event, _flags: u32) {
+    fn start(&self, ev: &Event, _flags: u32) {
         let Some(b) = self.current_box() else { return };
         let mut inner = b.inner.lock();
         let Some(k) = inner.find(ev) else { return };
@@ -500,31 +630,36 @@ impl PmuOps for UncorePmu {
         }
     }
 
-    fn stop(&self, ev: Event, flags: u32) {
+    fn stop(&self, ev: &Event, flags: u32) {
         let Some(b) = self.current_box() else { return };
         let mut inner = b.inner.lock();
         if let Some(k) = inner.find(ev) {
-            b.stop_one(&mut inner, k, flags & EF_UPDATE != 0);
+            let update = flags & EF_UPDATE != 0;
+            b.stop_one(&mut inner, k, update);
+            if let (true, Some(a)) = (update, inner.slots[k].as_mut()) {
+                a.flush(ev);
+            }
         }
         // The timer stops by itself when it finds nothing started.
     }
 
-    fn read(&self, ev: Event) {
+    fn read(&self, ev: &Event) {
         let Some(b) = self.current_box() else { return };
         let mut inner = b.inner.lock();
         if let Some(k) = inner.find(ev) {
             if let Some(mut a) = inner.slots[k] {
                 if a.started {
                     b.update(&mut a);
-                    inner.slots[k] = Some(a);
                 }
+                a.flush(ev);
+                inner.slots[k] = Some(a);
             }
         }
     }
 
     fn enable(&self) {
         let Some(b) = self.current_box() else { return };
-        if self.ctx.collector(b.pkg) != Some(cpu::this_cpu()) {
+        if self.ctx.collector(b.pkg) != Some(CpuId::current()) {
             return;
         }
         let mut inner = b.inner.lock();
@@ -534,11 +669,15 @@ impl PmuOps for UncorePmu {
 
     fn disable(&self) {
         let Some(b) = self.current_box() else { return };
-        if self.ctx.collector(b.pkg) != Some(cpu::this_cpu()) {
+        if self.ctx.collector(b.pkg) != Some(CpuId::current()) {
             return;
         }
         let mut inner = b.inner.lock();
         inner.disabled = true;
         b.apply_run(&mut inner);
+    }
+
+    fn cpumask(&self) -> &CpuMask {
+        &self.ctx.cpumask
     }
 }

@@ -21,10 +21,11 @@ use super::backend::Backend;
 use super::Core;
 use crate::hw::model::{Occurrence, Props};
 use crate::hw::terms::parse_number;
-use crate::sys::debugfs::{Debugfs, DebugfsOps, Writer};
+use crate::sys::debugfs::{DebugfsOps, Dir, Writer};
 use core::fmt::Write;
 use kernel::c_str;
 use kernel::prelude::*;
+use kernel::str::CStr;
 use kernel::sync::Arc;
 
 /// File numbers.
@@ -33,19 +34,28 @@ const REGS: u32 = 1;
 const UNPLUG: u32 = 2;
 const STATS: u32 = 3;
 
+/// The files of the directory, with their numbers.
+static FILES: [(&CStr, u32); 4] = [
+    (c_str!("inject"), INJECT),
+    (c_str!("regs"), REGS),
+    (c_str!("unplug"), UNPLUG),
+    (c_str!("stats"), STATS),
+];
+
 /// The debugfs directory of the simulation.
 pub(crate) struct SimFiles {
-    _dir: Debugfs<Core>,
+    _dir: Pin<KBox<Dir<Core>>>,
 }
 
 impl SimFiles {
-    pub(crate) fn new(core: Arc<Core>) -> Result<Self> {
-        let mut dir = Debugfs::new(c_str!("rust_uncore"), core)?;
-        dir.add::<INJECT>(c_str!("inject"))?;
-        dir.add::<REGS>(c_str!("regs"))?;
-        dir.add::<UNPLUG>(c_str!("unplug"))?;
-        dir.add::<STATS>(c_str!("stats"))?;
-        Ok(SimFiles { _dir: dir })
+    /// Creates `/sys/kernel/debug/rust_uncore/` and its files.
+    pub(crate) fn new(module: &'static ThisModule, core: Arc<Core>) -> Result<Self> {
+        Ok(SimFiles {
+            _dir: KBox::pin_init(
+                Dir::new(module, c_str!("rust_uncore"), &FILES, core),
+                GFP_KERNEL,
+            )?,
+        })
     }
 }
 
@@ -54,11 +64,25 @@ fn num(v: &str) -> Result<u64> {
 }
 
 impl Core {
+    /// The PMU named `name`.
+    fn pmu(&self, name: &str) -> Result<&super::Pmu> {
+        self.pmus
+            .iter()
+            .find(|p| p.ops().name().as_bytes() == name.as_bytes())
+            .ok_or(ENOENT)
+    }
+
     fn inject_line(&self, line: &str) -> Result {
-        let Backend::Sim(model) = &self.ctx.backend else { return Err(ENODEV) };
+        let Backend::Sim(model) = &self.ctx.backend else {
+            return Err(ENODEV);
+        };
         let mut pmu = None;
         let mut socket = 0usize;
-        let mut occ = Occurrence { cycles: 1, inc: 1, ..Occurrence::default() };
+        let mut occ = Occurrence {
+            cycles: 1,
+            inc: 1,
+            ..Occurrence::default()
+        };
         let mut have_event = false;
         for kv in line.split_whitespace() {
             let (k, v) = kv.split_once('=').ok_or(EINVAL)?;
@@ -97,9 +121,10 @@ impl Core {
         let cores = {
             let mut m = model.lock();
             for name in names.split(',') {
-                let p = self.pmus.iter().find(|p| p.ops().name() == name).ok_or(ENOENT)?;
+                let p = self.pmu(name)?;
                 let t = p.ops().box_type();
-                m.inject(socket, t.name, p.ops().index() as u8, &occ).map_err(|_| EINVAL)?;
+                m.inject(socket, t.name, p.ops().index() as u8, &occ)
+                    .map_err(|_| EINVAL)?;
             }
             m.take_pmi(socket)
         };
@@ -108,7 +133,10 @@ impl Core {
         // latency is far shorter than any counter's wrap.
         use core::sync::atomic::Ordering;
         for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
-            if let (Some(cpu), Some(st)) = (super::Ctx::cpu_of_core(socket, rank), self.ctx.pmi.get(socket)) {
+            if let (Some(cpu), Some(st)) = (
+                super::Ctx::cpu_of_core(socket, rank),
+                self.ctx.pmi.get(socket),
+            ) {
                 let before = self.ctx.stats.pmis_handled.load(Ordering::Acquire);
                 st.raised.store(true, Ordering::Release);
                 crate::sys::nmi::send(cpu);
@@ -134,27 +162,45 @@ impl Core {
             }
         }
         let name = pmu.ok_or(EINVAL)?;
-        let p = self.pmus.iter().find(|p| p.ops().name() == name).ok_or(ENOENT)?;
-        let role = crate::hw::pci::Role::Box { ty: p.ops().box_type().name, index: p.ops().index() as u8 };
+        let p = self.pmu(name)?;
+        let role = crate::hw::pci::Role::Box {
+            ty: p.ops().box_type().name,
+            index: p.ops().index() as u8,
+        };
         self.unplug(socket, role)
     }
 
     fn dump_regs(&self, out: &mut Writer<'_>) -> Result {
-        let Backend::Sim(model) = &self.ctx.backend else { return Err(ENODEV) };
+        let Backend::Sim(model) = &self.ctx.backend else {
+            return Err(ENODEV);
+        };
         let m = model.lock();
         let desc = m.desc();
         for s in 0..m.n_sockets {
             let Ok(sock) = m.socket(s) else { continue };
-            writeln!(out, "socket {} global_ctl {:#x} global_status {:#x} pmis {}", s, sock.global_ctl, sock.global_status, sock.pmis)
-                .map_err(|_| ENOSPC)?;
+            writeln!(
+                out,
+                "socket {} global_ctl {:#x} global_status {:#x} pmis {}",
+                s, sock.global_ctl, sock.global_status, sock.pmis
+            )
+            .map_err(|_| ENOSPC)?;
             for b in &sock.boxes[..sock.n_boxes] {
-                let name = desc.types.get(b.ty as usize).map_or("qpi_filter", |t| t.name);
-                write!(out, "socket {} {}_{} box_ctl {:#x} status {:#x}", s, name, b.index, b.box_ctl, b.status).map_err(|_| ENOSPC)?;
+                let name = desc
+                    .types
+                    .get(b.ty as usize)
+                    .map_or("qpi_filter", |t| t.name);
+                write!(
+                    out,
+                    "socket {} {}_{} box_ctl {:#x} status {:#x}",
+                    s, name, b.index, b.box_ctl, b.status
+                )
+                .map_err(|_| ENOSPC)?;
                 for c in &b.ctrs[..b.n as usize] {
                     write!(out, " {:#x}:{:#x}", c.ctl, c.value).map_err(|_| ENOSPC)?;
                 }
                 if b.has_fixed {
-                    write!(out, " fixed {:#x}:{:#x}", b.fixed.ctl, b.fixed.value).map_err(|_| ENOSPC)?;
+                    write!(out, " fixed {:#x}:{:#x}", b.fixed.ctl, b.fixed.value)
+                        .map_err(|_| ENOSPC)?;
                 }
                 writeln!(out).map_err(|_| ENOSPC)?;
             }

@@ -9,6 +9,8 @@
 //! model of every platform. The same source is a module of the kernel
 //! crate and the root of a host crate tested with `cargo test`.
 
+#![forbid(unsafe_code)]
+
 pub mod bits;
 pub mod counter;
 pub mod desc;

@@ -130,6 +130,47 @@ pub const SKL: &[PciFn] = &[
     at(0x1918, 0, 0, bx("imc", 0)),
 ];
 
+/// The PCI function tables of the platforms that have PCI boxes.
+const TABLES: [&[PciFn]; 3] = [SNBEP, IVBEP, SKL];
+
+/// How many PCI functions the driver binds: every known one but the U-box
+/// devices, which are only read.
+pub const BOUND_COUNT: usize = {
+    let mut n = 0;
+    let mut t = 0;
+    while t < TABLES.len() {
+        let mut i = 0;
+        while i < TABLES[t].len() {
+            if !matches!(TABLES[t][i].role, Role::Ubox) {
+                n += 1;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    n
+};
+
+/// The device IDs of the PCI functions the driver binds, for its PCI ID
+/// table (and the module's aliases).
+pub const BOUND_IDS: [u16; BOUND_COUNT] = {
+    let mut ids = [0; BOUND_COUNT];
+    let mut n = 0;
+    let mut t = 0;
+    while t < TABLES.len() {
+        let mut i = 0;
+        while i < TABLES[t].len() {
+            if !matches!(TABLES[t][i].role, Role::Ubox) {
+                ids[n] = TABLES[t][i].device;
+                n += 1;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    ids
+};
+
 /// The PCI functions of a platform.
 pub fn functions(p: PlatformId) -> &'static [PciFn] {
     match p {

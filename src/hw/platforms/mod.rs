@@ -13,7 +13,9 @@ pub mod skl;
 pub mod snbep;
 
 /// Every platform the driver supports.
-pub static ALL: [&Platform; 7] = [
+pub static ALL: [&Platform; 7] = PLATFORMS;
+
+const PLATFORMS: [&Platform; 7] = [
     &snbep::SNBEP,
     &ivbep::IVBEP,
     &nhmex::NHMEX,
@@ -22,6 +24,35 @@ pub static ALL: [&Platform; 7] = [
     &l3::XEON7100,
     &l3::XEON7400,
 ];
+
+/// How many CPU models the driver supports.
+pub const CPU_COUNT: usize = {
+    let mut n = 0;
+    let mut p = 0;
+    while p < PLATFORMS.len() {
+        n += PLATFORMS[p].cpus.len();
+        p += 1;
+    }
+    n
+};
+
+/// Every CPU `(family, model)` the driver supports, for its CPU ID table
+/// (and the module's aliases).
+pub const CPUS: [(u32, u32); CPU_COUNT] = {
+    let mut c = [(0, 0); CPU_COUNT];
+    let mut n = 0;
+    let mut p = 0;
+    while p < PLATFORMS.len() {
+        let mut i = 0;
+        while i < PLATFORMS[p].cpus.len() {
+            c[n] = PLATFORMS[p].cpus[i];
+            n += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    c
+};
 
 /// The platform of an Intel CPU with this CPUID family and model, if supported.
 pub fn for_cpu(family: u32, model: u32) -> Option<&'static Platform> {

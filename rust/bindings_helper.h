@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel headers whose declarations rust_uncore uses. bindgen turns
+ * them into rust/bindings_generated.rs at build time (see Kbuild), with the
+ * flags of the kernel tree the module is built against and the allowlist in
+ * rust/bindgen_allowlist.
+ *
+ * Constants that bindgen cannot evaluate (macros built from other macros,
+ * such as BIT()) are declared here as RUST_CONST_HELPER_<NAME>; the build
+ * renames them to <NAME>, as the kernel's own bindings do.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/io.h>
+#include <linux/irq_work.h>
+#include <linux/mod_devicetable.h>
+#include <linux/namei.h>
+#include <linux/pci.h>
+#include <linux/perf_event.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
+#include <asm/cpu_device_id.h>
+#include <asm/nmi.h>
+#include <asm/processor.h>
+#include <asm/topology.h>
+
+const unsigned int RUST_CONST_HELPER_PERF_EV_CAP_READ_ACTIVE_PKG = PERF_EV_CAP_READ_ACTIVE_PKG;
+const unsigned short RUST_CONST_HELPER_X86_CPU_ID_FLAG_ENTRY_VALID = X86_CPU_ID_FLAG_ENTRY_VALID;

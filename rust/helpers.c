@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What Rust cannot reach through bindgen: the module parameter, and
+ * kernel macros and static inline functions without an exported symbol.
+ * Each function is a one-line wrapper. Their Rust declarations are
+ * generated from this file (rust/helpers_generated.rs, see Kbuild), so no
+ * prototype is written by hand; like the kernel's own rust/helpers, the
+ * file has no header.
+ */
+#include <linux/cpuhotplug.h>
+#include <linux/io.h>
+#include <linux/irq_work.h>
+#include <linux/moduleparam.h>
+#include <linux/pci.h>
+#include <linux/perf_event.h>
+#include <linux/spinlock.h>
+#include <linux/sysfs.h>
+#include <linux/topology.h>
+#include <asm/apic.h>
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+
+static char *sim;
+module_param(sim, charp, 0444);
+MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400");
+
+const char *ru_param_sim(void) { return sim; }
+
+/* CPUs and topology; `cpu` is below nr_cpu_ids (checked by the caller). */
+bool ru_boot_cpu_has(unsigned int feature) { return boot_cpu_has(feature); }
+unsigned int ru_this_cpu(void) { return raw_smp_processor_id(); }
+unsigned int ru_nr_cpu_ids(void) { return nr_cpu_ids; }
+int ru_cpu_package(unsigned int cpu) { return topology_logical_package_id(cpu); }
+int ru_cpu_core_id(unsigned int cpu) { return topology_core_id(cpu); }
+int ru_phys_to_logical_pkg(unsigned int phys) { return topology_phys_to_logical_pkg(phys); }
+unsigned int ru_max_packages(void) { return topology_max_packages(); }
+unsigned int ru_cores_per_package(void) { return topology_num_cores_per_package(); }
+bool ru_cpu_present(unsigned int cpu) { return cpu_present(cpu); }
+bool ru_cpu_online(unsigned int cpu) { return cpu_online(cpu); }
+
+unsigned int ru_package_other_cpu(unsigned int cpu)
+{
+	return cpumask_any_but(topology_core_cpumask(cpu), cpu);
+}
+
+/* MSRs of the current CPU, with fault handling. */
+int ru_rdmsr_safe(u32 msr, u64 *val) { return rdmsrl_safe(msr, val); }
+int ru_wrmsr_safe(u32 msr, u64 val) { return wrmsrl_safe(msr, val); }
+
+/* Raw spinlocks: __raw_spin_lock_init() exists only with DEBUG_SPINLOCK. */
+void ru_raw_spin_lock_init(raw_spinlock_t *lock, const char *name, struct lock_class_key *key)
+{
+#ifdef CONFIG_DEBUG_SPINLOCK
+	__raw_spin_lock_init(lock, name, key, LD_WAIT_SPIN);
+#else
+	raw_spin_lock_init(lock);
+#endif
+}
+
+unsigned long ru_raw_spin_lock_irqsave(raw_spinlock_t *lock)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(lock, flags);
+	return flags;
+}
+
+void ru_raw_spin_unlock_irqrestore(raw_spinlock_t *lock, unsigned long flags)
+{
+	raw_spin_unlock_irqrestore(lock, flags);
+}
+
+/* A dynamic multi-instance hotplug state (the setup casts the callbacks). */
+int ru_cpuhp_setup_state_multi(const char *name, int (*online)(unsigned int, struct hlist_node *),
+			       int (*offline)(unsigned int, struct hlist_node *))
+{
+	return cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, name, online, offline);
+}
+
+void ru_init_irq_work_hard(struct irq_work *work, void (*fn)(struct irq_work *))
+{
+	*work = IRQ_WORK_INIT_HARD(fn);
+}
+
+void ru_send_nmi(unsigned int cpu) { __apic_send_IPI_mask(cpumask_of(cpu), NMI_VECTOR); }
+
+/* perf events. */
+bool ru_is_sampling_event(struct perf_event *ev) { return is_sampling_event(ev); }
+bool ru_event_has_any_exclude_flag(struct perf_event *ev) { return event_has_any_exclude_flag(ev); }
+void ru_local64_add(u64 delta, local64_t *l) { local64_add(delta, l); }
+
+void ru_sysfs_attr_init(struct attribute *attr) { sysfs_attr_init(attr); }
+
+int ru_pci_domain_nr(struct pci_bus *bus) { return pci_domain_nr(bus); }
+int ru_pcibios_err_to_errno(int err) { return pcibios_err_to_errno(err); }
+
+u32 ru_readl(const void __iomem *addr) { return readl(addr); }

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! A periodic high-resolution timer in hard-interrupt mode, pinned to the
+//! CPU that starts it (`HRTIMER_MODE_REL_PINNED_HARD`).
+//!
+//! The callback runs in hard interrupt context, also on `PREEMPT_RT`: it
+//! must not sleep or allocate.
+//!
+//! C header: [`include/linux/hrtimer.h`](srctree/include/linux/hrtimer.h)
+
+use super::bindings;
+use core::sync::atomic::{AtomicU64, Ordering};
+use kernel::init::PinInit;
+use kernel::prelude::*;
+use kernel::sync::Arc;
+use kernel::types::Opaque;
+
+/// What a timer does when it fires.
+pub(crate) trait TimerHandler: Send + Sync + 'static {
+    /// Runs in hard interrupt context; returns whether to fire again one
+    /// period later.
+    fn fire(&self) -> bool;
+}
+
+/// The timer's mode: relative expiry, pinned to a CPU, hard interrupt.
+const MODE: bindings::hrtimer_mode = bindings::hrtimer_mode_HRTIMER_MODE_REL_PINNED_HARD;
+
+/// A timer that calls its handler every period while the handler asks for
+/// it. Dropping the timer cancels it and waits for a running callback.
+///
+/// # Invariants
+///
+/// `timer` is initialised by `hrtimer_init` with [`Self::run`] as its
+/// function, from the end of initialisation until drop.
+#[pin_data(PinnedDrop)]
+pub(crate) struct Timer<T: TimerHandler> {
+    #[pin]
+    timer: Opaque<bindings::hrtimer>,
+    period_ns: AtomicU64,
+    handler: Arc<T>,
+}
+
+// SAFETY: The hrtimer core serialises starting, cancelling and running the timer; the handler is
+// `Send + Sync`.
+unsafe impl<T: TimerHandler> Send for Timer<T> {}
+// SAFETY: As above; `&self` methods only call hrtimer functions, which lock internally.
+unsafe impl<T: TimerHandler> Sync for Timer<T> {}
+
+impl<T: TimerHandler> Timer<T> {
+    /// A stopped timer calling `handler`.
+    pub(crate) fn new(handler: Arc<T>) -> impl PinInit<Self> {
+        pin_init!(Self {
+            // SAFETY: `hrtimer_init` initialises the timer in place; `run` has the type of the
+            // timer's function and is only called while the timer is inside this `Timer`.
+            timer <- Opaque::ffi_init(|slot: *mut bindings::hrtimer| unsafe {
+                bindings::hrtimer_init(slot, bindings::CLOCK_MONOTONIC as i32, MODE);
+                (*slot).function = Some(Self::run);
+            }),
+            period_ns: AtomicU64::new(0),
+            handler,
+        })
+    }
+
+    /// Starts (or restarts) the timer on the current CPU, firing every
+    /// `period_ns` nanoseconds.
+    pub(crate) fn start(&self, period_ns: u64) {
+        self.period_ns.store(period_ns, Ordering::Relaxed);
+        let expiry = i64::try_from(period_ns).unwrap_or(i64::MAX);
+        // SAFETY: The timer is initialised (type invariant) and pinned.
+        unsafe { bindings::hrtimer_start_range_ns(self.timer.get(), expiry, 0, MODE) }
+    }
+
+    /// Stops the timer and waits for a running callback to finish. Must not
+    /// be called from the timer's own callback.
+    pub(crate) fn cancel(&self) {
+        // SAFETY: The timer is initialised (type invariant).
+        unsafe { bindings::hrtimer_cancel(self.timer.get()) };
+    }
+
+    /// The timer's function.
+    ///
+    /// # Safety
+    ///
+    /// Called by the hrtimer core with the timer of a live `Timer<T>`.
+    unsafe extern "C" fn run(timer: *mut bindings::hrtimer) -> bindings::hrtimer_restart {
+        // SAFETY: `timer` is the `timer` field of a `Timer<T>` (the only timers with this
+        // function), which `PinnedDrop` keeps alive until no callback runs.
+        let this = unsafe { &*kernel::container_of!(timer, Self, timer) };
+        if !this.handler.fire() {
+            return bindings::hrtimer_restart_HRTIMER_NORESTART;
+        }
+        let period = i64::try_from(this.period_ns.load(Ordering::Relaxed)).unwrap_or(i64::MAX);
+        // SAFETY: The timer is running its own callback, the one context where it may be
+        // forwarded; `ktime_get` is what `hrtimer_forward_now` reads for a monotonic timer.
+        unsafe { bindings::hrtimer_forward(timer, bindings::ktime_get(), period) };
+        bindings::hrtimer_restart_HRTIMER_RESTART
+    }
+}
+
+#[pinned_drop]
+impl<T: TimerHandler> PinnedDrop for Timer<T> {
+    fn drop(self: Pin<&mut Self>) {
+        self.cancel();
+    }
+}

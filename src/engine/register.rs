@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Which PMUs a platform gets, their names, and their registration with
+//! their `format/` and `events/` files.
+
+use super::backend::Backend;
+use super::pmu::UncorePmu;
+use super::{is_msr, is_pci, Ctx, Pmu};
+use crate::hw::desc::{BoxType, PlatformId};
+use crate::hw::pci::Role;
+use crate::hw::platforms::skl;
+use crate::sys::cpu;
+use crate::sys::perf::{self, Attr, Registration};
+use kernel::prelude::*;
+use kernel::str::CString;
+use kernel::sync::Arc;
+
+/// The number of boxes of `t` the driver exposes.
+fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
+    let n = t.num_boxes as usize;
+    match (ctx.platform.id, t.name) {
+        // Skylake: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060 §2.4.1).
+        (PlatformId::Skylake, "cbox") => {
+            let v = ctx.rdmsr(0, skl::CBO_CONFIG).unwrap_or(0) & 0xf;
+            (v.saturating_sub(1) as usize).min(n)
+        }
+        // One C-box per core on the EP and EX parts.
+        (_, "cbox") if matches!(ctx.backend, Backend::Hw) => {
+            n.min(cpu::cores_per_package() as usize)
+        }
+        _ => n,
+    }
+}
+
+/// The perf name of box `i` of `count` boxes of `t`: `uncore_<type>` for a
+/// single box, `uncore_<type>_<i>` otherwise.
+fn pmu_name(t: &BoxType, i: usize, count: usize) -> Result<CString> {
+    if count == 1 && !t.always_indexed {
+        CString::try_from_fmt(format_args!("uncore_{}", t.name))
+    } else {
+        CString::try_from_fmt(format_args!("uncore_{}_{}", t.name, i))
+    }
+}
+
+/// Refuses to load, with nothing registered, when a PMU name is taken.
+pub(super) fn check_names_free(ctx: &Ctx) -> Result {
+    for t in ctx.platform.types.iter() {
+        let count = box_count(ctx, t);
+        for i in 0..count {
+            let name = pmu_name(t, i, count)?;
+            if perf::name_taken(&name)? {
+                pr_err!(
+                    "PMU {} exists already (is intel_uncore loaded? rmmod it first)\n",
+                    &*name
+                );
+                return Err(EBUSY);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Registers a PMU for every MSR box.
+pub(super) fn msr_pmus(
+    module: &'static ThisModule,
+    ctx: &Arc<Ctx>,
+    pmus: &mut KVec<Pmu>,
+) -> Result {
+    for t in ctx.platform.types.iter().filter(|t| is_msr(t)) {
+        let count = box_count(ctx, t);
+        for i in 0..count {
+            let name = pmu_name(t, i, count)?;
+            let up = UncorePmu::new(ctx, t, i, &name)?;
+            pmus.push(register(module, &name, up, t, i)?, GFP_KERNEL)?;
+        }
+    }
+    Ok(())
+}
+
+/// Registers a PMU for every PCI or MMIO box present on some package, after
+/// initialising the box on each package that has it.
+pub(super) fn pci_pmus(
+    module: &'static ThisModule,
+    ctx: &Arc<Ctx>,
+    pmus: &mut KVec<Pmu>,
+) -> Result {
+    for t in ctx.platform.types.iter().filter(|t| is_pci(t)) {
+        let count = box_count(ctx, t);
+        for i in 0..count {
+            let role = Role::Box {
+                ty: t.name,
+                index: i as u8,
+            };
+            if !(0..ctx.packages).any(|pkg| ctx.pci_present(pkg, role)) {
+                continue;
+            }
+            let name = pmu_name(t, i, count)?;
+            let up = UncorePmu::new(ctx, t, i, &name)?;
+            for pkg in (0..ctx.packages).filter(|&pkg| ctx.pci_present(pkg, role)) {
+                up.init_box(pkg).inspect_err(|e| {
+                    pr_warn!("{}: box init on package {} failed: {:?}\n", &*name, pkg, e)
+                })?;
+            }
+            pmus.push(register(module, &name, up, t, i)?, GFP_KERNEL)?;
+        }
+    }
+    Ok(())
+}
+
+/// Registers `up` as `name`, with its `format/` and `events/` files.
+fn register(
+    module: &'static ThisModule,
+    name: &CStr,
+    up: UncorePmu,
+    t: &'static BoxType,
+    i: usize,
+) -> Result<Pmu> {
+    // The format strings ("config:0-7\n").
+    let mut texts = KVec::with_capacity(t.formats.len(), GFP_KERNEL)?;
+    for f in t.formats {
+        texts.push(CString::try_from_fmt(format_args!("{}\n", f))?, GFP_KERNEL)?;
+    }
+    let mut formats = KVec::with_capacity(t.formats.len(), GFP_KERNEL)?;
+    for (f, text) in t.formats.iter().zip(texts.iter()) {
+        formats.push(
+            Attr {
+                name: f.name,
+                value: text.to_str().map_err(|_| EINVAL)?,
+            },
+            GFP_KERNEL,
+        )?;
+    }
+    // Aliases; the fixed-counter alias only where the fixed counter exists.
+    let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || i == 0);
+    let aliases = || {
+        t.aliases
+            .iter()
+            .filter(move |a| has_fixed || !a.terms.starts_with("event=0xff"))
+    };
+    let mut names = KVec::new();
+    for a in aliases() {
+        for (suffix, v) in [(".scale", a.scale), (".unit", a.unit)] {
+            if v.is_some() {
+                names.push(
+                    CString::try_from_fmt(format_args!("{}{}", a.name, suffix))?,
+                    GFP_KERNEL,
+                )?;
+            }
+        }
+    }
+    let mut events = KVec::new();
+    for a in aliases() {
+        events.push(
+            Attr {
+                name: a.name,
+                value: a.terms,
+            },
+            GFP_KERNEL,
+        )?;
+    }
+    // Then the .scale/.unit files, whose names are in `names`, in order.
+    let mut k = 0;
+    for a in aliases() {
+        for v in [a.scale, a.unit].into_iter().flatten() {
+            let name = names.get(k).ok_or(EINVAL)?.to_str().map_err(|_| EINVAL)?;
+            events.push(Attr { name, value: v }, GFP_KERNEL)?;
+            k += 1;
+        }
+    }
+    KBox::pin_init(
+        Registration::new(module, name, up, &formats, &events),
+        GFP_KERNEL,
+    )
+    .inspect_err(|e| pr_err!("registering {} failed: {:?}\n", name, e))
+}
