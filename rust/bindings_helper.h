@@ -23,6 +23,7 @@
 #include <linux/namei.h>
 #include <linux/pci.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>

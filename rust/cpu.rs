@@ -6,7 +6,10 @@
 //! [`arch/x86/include/asm/topology.h`](srctree/arch/x86/include/asm/topology.h)
 
 use super::bindings;
+use core::ffi::c_void;
 use core::ptr::addr_of;
+use kernel::error::{to_result, Result};
+use kernel::ffi::c_int;
 
 /// Identity of the boot CPU, as the driver needs it to pick a platform.
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +58,34 @@ pub(crate) fn max_packages() -> usize {
 pub(crate) fn cores_per_package() -> u32 {
     // SAFETY: Reads a variable fixed at boot.
     unsafe { bindings::ru_cores_per_package() }
+}
+
+/// Whether the caller runs in NMI context.
+pub(crate) fn in_nmi() -> bool {
+    // SAFETY: Reads this CPU's preempt count.
+    unsafe { bindings::ru_in_nmi() }
+}
+
+/// Runs `f` on `cpu` with interrupts disabled (through an IPI, or directly
+/// when `cpu` is this CPU) and waits until it has run. Process context
+/// only, with interrupts enabled.
+pub(crate) fn run_on(cpu: CpuId, f: &(dyn Fn() + Sync)) -> Result {
+    /// # Safety
+    ///
+    /// `info` points to the `&dyn Fn` of the `run_on` call that is waiting
+    /// for this call to end.
+    unsafe extern "C" fn call(info: *mut c_void) {
+        // SAFETY: By the function's requirement; `run_on` waits, so the closure is alive.
+        let f = unsafe { *info.cast::<&(dyn Fn() + Sync)>() };
+        f();
+    }
+    let info = core::ptr::from_ref(&f).cast_mut().cast::<c_void>();
+    // SAFETY: `call` matches `smp_call_func_t`; with `wait` set the call returns after `call`
+    // has run, while `f` (and `info`, which points to it) is alive. CPU numbers below
+    // `nr_cpu_ids` fit an `int`.
+    let r =
+        unsafe { bindings::smp_call_function_single(cpu.as_u32() as c_int, Some(call), info, 1) };
+    to_result(r)
 }
 
 /// Busy-waits `us` microseconds.

@@ -13,6 +13,7 @@
 #include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
@@ -87,7 +88,13 @@ void ru_send_nmi(unsigned int cpu) { __apic_send_IPI_mask(cpumask_of(cpu), NMI_V
 /* perf events. */
 bool ru_is_sampling_event(struct perf_event *ev) { return is_sampling_event(ev); }
 bool ru_event_has_any_exclude_flag(struct perf_event *ev) { return event_has_any_exclude_flag(ev); }
-void ru_local64_add(u64 delta, local64_t *l) { local64_add(delta, l); }
+
+/* RCU read-side sections, NMI context, local interrupts. */
+void ru_rcu_read_lock(void) { rcu_read_lock(); }
+void ru_rcu_read_unlock(void) { rcu_read_unlock(); }
+bool ru_in_nmi(void) { return in_nmi(); }
+unsigned long ru_local_irq_save(void) { unsigned long f; local_irq_save(f); return f; }
+void ru_local_irq_restore(unsigned long flags) { local_irq_restore(flags); }
 
 void ru_sysfs_attr_init(struct attribute *attr) { sysfs_attr_init(attr); }
 

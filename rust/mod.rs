@@ -23,6 +23,7 @@ pub(crate) mod nmi;
 pub(crate) mod params;
 pub(crate) mod pci;
 pub(crate) mod perf;
+pub(crate) mod rcu;
 pub(crate) mod sync;
 
 pub(crate) use device_tables::PCI_IDS;

@@ -5,20 +5,27 @@
 //! events the callbacks receive, and a pinned [`Registration`] that owns
 //! its `struct pmu` and sysfs attributes and unregisters on drop.
 //!
-//! Events are only ever borrowed: a callback's `&Event` lives as long as
-//! the callback, which is as long as perf guarantees the event. A driver
-//! that needs to recognise an event later keeps its [`EventId`], which
-//! cannot be dereferenced, and updates counts only from callbacks.
+//! Events are borrowed: a callback's `&Event` lives as long as the callback,
+//! which is as long as perf guarantees the event. A driver that needs to
+//! recognise an event later keeps its [`EventId`], which cannot be
+//! dereferenced. Code that runs outside the event's callbacks (a timer, an
+//! interrupt work) reaches it only through an [`EventSlots`] entry, which
+//! holds the event from its `add` until its `del`, the window in which perf
+//! keeps it alive; the `del` trampoline empties the entry, whatever the
+//! driver does.
 //!
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 
 mod attrs;
+mod kernel_counter;
+mod slots;
 
 use super::bindings;
 use super::cpu::CpuId;
 use super::cpumask::CpuMask;
 use attrs::AttrGroups;
 use core::marker::PhantomData;
+use core::sync::atomic::{AtomicI64, Ordering};
 use kernel::error::{from_result, to_result, VTABLE_DEFAULT_ERROR};
 use kernel::ffi::c_int;
 use kernel::init::PinInit;
@@ -28,11 +35,11 @@ use kernel::types::Opaque;
 use kernel::ThisModule;
 
 pub(crate) use attrs::Attr;
+pub(crate) use kernel_counter::KernelCounter;
+pub(crate) use slots::EventSlots;
 
 /// `PERF_EF_START`: start the event after adding it.
 pub(crate) const EF_START: u32 = bindings::PERF_EF_START;
-/// `PERF_EF_UPDATE`: update the count when stopping.
-pub(crate) const EF_UPDATE: u32 = bindings::PERF_EF_UPDATE;
 
 /// A perf event, as a PMU callback receives it.
 ///
@@ -48,6 +55,13 @@ pub(crate) struct Event(Opaque<bindings::perf_event>);
 /// only compared, never turned back into an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct EventId(usize);
+
+impl EventId {
+    /// The identity as a number, never 0.
+    pub(crate) fn as_usize(self) -> usize {
+        self.0
+    }
+}
 
 /// The `config` words of an event's attributes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -105,10 +119,32 @@ impl Event {
         unsafe { (*self.raw()).pmu }
     }
 
-    /// Adds `delta` to the event's count (`local64_add`, safe in any context).
+    /// Adds `delta` to the event's count, atomically: CPUs of the package
+    /// other than the event's may add at the same time (`local64_add` is
+    /// atomic only on its own CPU). Safe in any context, NMI included.
     pub(crate) fn add_count(&self, delta: u64) {
-        // SAFETY: The event is live (type invariant), so its count is valid memory.
-        unsafe { bindings::ru_local64_add(delta, &raw mut (*self.raw()).count) }
+        // SAFETY: The event is live (type invariant). `count` is a `local64_t`, on 64-bit
+        // kernels one naturally aligned `long` (`local_t` wraps an `atomic_long_t`), which perf
+        // reads with plain loads; a locked add keeps every concurrent add.
+        let count = unsafe { AtomicI64::from_ptr(&raw mut (*self.raw()).count.a.a.counter) };
+        count.fetch_add(delta as i64, Ordering::Relaxed);
+    }
+
+    /// The PMU's slot number of the event, as `add` recorded it
+    /// (`hw.idx`); `None` before that.
+    pub(crate) fn index(&self) -> Option<usize> {
+        // SAFETY: The event is live (type invariant); `hw.idx` is an `int` of the union's
+        // hardware view, which only the event's PMU uses.
+        let i = unsafe { (*self.raw()).hw.__bindgen_anon_1.__bindgen_anon_1.idx };
+        usize::try_from(i).ok()
+    }
+
+    /// Records the PMU's slot number of the event (`hw.idx`).
+    pub(crate) fn set_index(&self, index: Option<usize>) {
+        let i = index.and_then(|k| c_int::try_from(k).ok()).unwrap_or(-1);
+        // SAFETY: The event is live and in one of its PMU's callbacks (type invariant), which
+        // perf serialises for an event; `hw.idx` is the PMU's own field.
+        unsafe { (*self.raw()).hw.__bindgen_anon_1.__bindgen_anon_1.idx = i };
     }
 }
 
@@ -275,7 +311,9 @@ impl<T: PmuOps> Adapter<T> {
         from_result(|| {
             // SAFETY: perf calls `add` with an event of this PMU, alive for the call.
             let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
-            t.add(ev, flags as u32)?;
+            // A failed `add` is not followed by `del`: no slot may keep the event.
+            t.add(ev, flags as u32)
+                .inspect_err(|_| slots::release(ev))?;
             Ok(0)
         })
     }
@@ -287,6 +325,8 @@ impl<T: PmuOps> Adapter<T> {
         // SAFETY: perf calls `del` with an event of this PMU, alive for the call.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
         t.del(ev, flags as u32);
+        // After `del` perf may free the event: no slot may keep it.
+        slots::release(ev);
     }
 
     /// # Safety
@@ -429,6 +469,14 @@ impl<T: PmuOps> Registration<T> {
     /// The driver object.
     pub(crate) fn ops(&self) -> &T {
         &self.ops
+    }
+
+    /// The PMU's type number (`attr.type` of its events).
+    pub(crate) fn pmu_type(&self) -> u32 {
+        // SAFETY: The PMU is registered (type invariant); `perf_pmu_register` set `type` and
+        // nothing changes it afterwards.
+        let t = unsafe { (*self.pmu.get()).type_ };
+        t as u32
     }
 
     /// Moves every event of this PMU on CPU `from` to CPU `to`.

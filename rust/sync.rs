@@ -54,3 +54,6 @@ macro_rules! new_irq_lock {
     };
 }
 pub(crate) use new_irq_lock;
+
+/// The guard of a locked [`IrqLock`].
+pub(crate) type IrqGuard<'a, T> = kernel::sync::lock::Guard<'a, T, IrqLockBackend>;

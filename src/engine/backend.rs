@@ -7,24 +7,102 @@
 //! package's MSRs from a CPU of that package (the collector, the CPU being
 //! hotplugged, or a CPU of the package reading its events). PCI
 //! configuration space and MMIO go to the functions the PCI driver bound,
-//! looked up in the registry; the simulation checks the same registry for
-//! presence and then reads the model.
+//! found in the registry (`pcibox`).
+//!
+//! Counter reads ([`Ctx::read_counter`]) are the `read` path and may run in
+//! NMI context: they take no lock. On hardware an MSR or MMIO read is
+//! NMI-safe; a configuration-space read takes the PCI core's lock, so in NMI
+//! context it is not made (the event keeps its count as of the last
+//! update). In the simulation the model sits behind a lock, so every change
+//! of the model publishes what a read of each of the socket's counters
+//! returns into atomics ([`Sim::counter`]), which the read path loads.
 
+use super::pcibox::PciEntry;
 use super::Ctx;
 use crate::hw::counter::read_split;
 use crate::hw::desc::BoxType;
-use crate::hw::model::Model;
-use crate::hw::pci::Role;
-use crate::hw::program::{self, Addr, Ctr, Op, Ops, OverflowBit};
-use crate::sys::{msr, sync::IrqLock};
+use crate::hw::model::{self, Model, FIXED, MAX_BOXES, MAX_CTRS};
+use crate::hw::program::{self, Addr, Ctr, Op, Ops};
+use crate::sys::sync::IrqLock;
+use crate::sys::{cpu, msr, rcu};
+use core::sync::atomic::{AtomicU64, Ordering};
 use kernel::prelude::*;
+
+/// Counters of one model box in the mirror (general ones and the fixed one).
+const PER_BOX: usize = MAX_CTRS + 1;
+
+/// The simulated platform: the register model, and the mirror of its
+/// counters the lock-free read path uses.
+pub(crate) struct Sim {
+    model: Pin<KBox<IrqLock<KVBox<Model>>>>,
+    /// What a read of each counter returns, by socket, box and counter.
+    mirror: KVec<AtomicU64>,
+}
+
+impl Sim {
+    /// A model of `platform`'s `sockets` sockets, with its mirror.
+    pub(crate) fn new(model: Pin<KBox<IrqLock<KVBox<Model>>>>, sockets: usize) -> Result<Self> {
+        let n = sockets * MAX_BOXES * PER_BOX;
+        let mut mirror = KVec::with_capacity(n, GFP_KERNEL)?;
+        for _ in 0..n {
+            mirror.push(AtomicU64::new(0), GFP_KERNEL)?;
+        }
+        let sim = Sim { model, mirror };
+        for s in 0..sockets {
+            sim.publish(&sim.model.lock(), s);
+        }
+        Ok(sim)
+    }
+
+    /// Publishes the counters of socket `s` of `m` (the locked model).
+    fn publish(&self, m: &Model, s: usize) {
+        for k in 0..MAX_BOXES {
+            for c in 0..PER_BOX {
+                if let (Some(v), Some(a)) = (
+                    m.counter_read(s, k, c),
+                    self.mirror.get((s * MAX_BOXES + k) * PER_BOX + c),
+                ) {
+                    a.store(v, Ordering::Release);
+                }
+            }
+        }
+    }
+
+    /// Runs `f` on the model of socket `s` (which `f` may change) and
+    /// publishes the socket's counters.
+    pub(crate) fn change<R>(&self, s: usize, f: impl FnOnce(&mut Model) -> R) -> R {
+        let mut m = self.model.lock();
+        let r = f(&mut m);
+        self.publish(&m, s);
+        r
+    }
+
+    /// Runs `f` on the model, read only.
+    pub(crate) fn inspect<R>(&self, f: impl FnOnce(&Model) -> R) -> R {
+        f(&self.model.lock())
+    }
+
+    /// The lock of the model (the simulation's self-test holds it while an
+    /// NMI reads a counter).
+    pub(crate) fn lock(&self) -> crate::sys::sync::IrqGuard<'_, KVBox<Model>> {
+        self.model.lock()
+    }
+
+    /// What a read of counter `c` of model box `k` on socket `s` returns,
+    /// without a lock.
+    pub(crate) fn counter(&self, s: usize, k: usize, c: usize) -> Option<u64> {
+        self.mirror
+            .get((s * MAX_BOXES + k) * PER_BOX + c)
+            .map(|a| a.load(Ordering::Acquire))
+    }
+}
 
 /// The register backend.
 pub(crate) enum Backend {
     /// Real MSRs, PCI configuration space and MMIO.
     Hw,
     /// The register model, one socket per package.
-    Sim(Pin<KBox<IrqLock<KVBox<Model>>>>),
+    Sim(Sim),
 }
 
 impl Ctx {
@@ -32,7 +110,7 @@ impl Ctx {
     pub(crate) fn rdmsr(&self, pkg: usize, msr: u32) -> Result<u64> {
         match &self.backend {
             Backend::Hw => msr::read(msr),
-            Backend::Sim(m) => m.lock().rdmsr(pkg, msr).map_err(|_| EIO),
+            Backend::Sim(sim) => sim.inspect(|m| m.rdmsr(pkg, msr)).map_err(|_| EIO),
         }
     }
 
@@ -40,112 +118,53 @@ impl Ctx {
     pub(crate) fn wrmsr(&self, pkg: usize, msr: u32, v: u64) -> Result {
         match &self.backend {
             Backend::Hw => msr::write(msr, v),
-            Backend::Sim(m) => m.lock().wrmsr(pkg, msr, v).map_err(|_| EIO),
+            Backend::Sim(sim) => sim.change(pkg, |m| m.wrmsr(pkg, msr, v)).map_err(|_| EIO),
         }
     }
 
-    /// Whether PCI function `role` of package `pkg` is present.
-    pub(crate) fn pci_present(&self, pkg: usize, role: Role) -> bool {
-        self.pci
-            .lock()
-            .iter()
-            .any(|e| e.present && e.pkg == pkg && e.role == role)
-    }
-
-    fn cfg_read(&self, pkg: usize, role: Role, off: u32) -> Result<u32> {
-        let reg = self.pci.lock();
-        let e = reg
-            .iter()
-            .find(|e| e.present && e.pkg == pkg && e.role == role)
-            .ok_or(ENODEV)?;
-        match (&self.backend, &e.dev) {
-            (Backend::Hw, Some(d)) => d.read_config_u32(off),
-            (Backend::Sim(m), _) => m.lock().cfg_read(pkg, role, off).map_err(|_| EIO),
-            _ => Err(ENODEV),
+    fn cfg_read(&self, e: &PciEntry, off: u32) -> Result<u32> {
+        if !e.is_present() {
+            return Err(ENODEV);
         }
-    }
-
-    fn cfg_write(&self, pkg: usize, role: Role, off: u32, v: u32) -> Result {
-        let reg = self.pci.lock();
-        let e = reg
-            .iter()
-            .find(|e| e.present && e.pkg == pkg && e.role == role)
-            .ok_or(ENODEV)?;
-        match (&self.backend, &e.dev) {
-            (Backend::Hw, Some(d)) => d.write_config_u32(off, v),
-            (Backend::Sim(m), _) => m.lock().cfg_write(pkg, role, off, v).map_err(|_| EIO),
-            _ => Err(ENODEV),
-        }
-    }
-
-    fn mmio_read(&self, pkg: usize, t: &BoxType, i: usize, off: u32) -> Result<u32> {
-        let role = Role::Box {
-            ty: t.name,
-            index: i as u8,
-        };
-        let reg = self.pci.lock();
-        let e = reg
-            .iter()
-            .find(|e| e.present && e.pkg == pkg && e.role == role)
-            .ok_or(ENODEV)?;
-        match (&self.backend, &e.mmio) {
-            (Backend::Hw, Some(w)) => w.read32(off),
-            (Backend::Sim(m), _) => m.lock().mmio_read(pkg, off).map_err(|_| EIO),
-            _ => Err(ENODEV),
-        }
-    }
-
-    /// Reads counter `c` of box `i` of type `t` on package `pkg` with its
-    /// overflow status bit `ob`, clearing the bit if it was set. On hardware
-    /// the status is read before and after the counter, and the pair is
-    /// retried when a wrap falls between the reads.
-    pub(crate) fn read_with_overflow(
-        &self,
-        pkg: usize,
-        t: &BoxType,
-        i: usize,
-        c: Ctr,
-        ob: OverflowBit,
-    ) -> Result<(u64, bool)> {
-        let r = program::counter_reg(t, i, c);
-        let Addr::Msr(ctr) = r.addr else {
-            return Err(EINVAL);
-        };
-        let mask = crate::hw::bits::low_mask(r.width);
-        if let Backend::Sim(m) = &self.backend {
-            let (v, ovf) = m
-                .lock()
-                .read_with_overflow(pkg, ctr, ob.status, ob.clear, ob.bit)
-                .map_err(|_| EIO)?;
-            return Ok((v & mask, ovf));
-        }
-        for _ in 0..3 {
-            let s1 = self.rdmsr(pkg, ob.status)? & ob.bit != 0;
-            let v = self.rdmsr(pkg, ctr)? & mask;
-            let s2 = self.rdmsr(pkg, ob.status)? & ob.bit != 0;
-            if s1 == s2 {
-                if s1 {
-                    self.wrmsr(pkg, ob.clear, ob.bit)?;
-                }
-                return Ok((v, s1));
+        match &self.backend {
+            Backend::Hw => {
+                let g = rcu::read_lock();
+                e.device(&g).ok_or(ENODEV)?.read_config_u32(off)
             }
+            Backend::Sim(sim) => sim
+                .inspect(|m| m.cfg_read(e.pkg, e.role, off))
+                .map_err(|_| EIO),
         }
-        Err(EAGAIN)
+    }
+
+    fn cfg_write(&self, e: &PciEntry, off: u32, v: u32) -> Result {
+        if !e.is_present() {
+            return Err(ENODEV);
+        }
+        match &self.backend {
+            Backend::Hw => {
+                let g = rcu::read_lock();
+                e.device(&g).ok_or(ENODEV)?.write_config_u32(off, v)
+            }
+            Backend::Sim(sim) => sim
+                .change(e.pkg, |m| m.cfg_write(e.pkg, e.role, off, v))
+                .map_err(|_| EIO),
+        }
     }
 
     /// Executes `ops` for box `i` of type `t` on package `pkg`; stops at the
     /// first failing access.
     pub(crate) fn exec(&self, pkg: usize, t: &BoxType, i: usize, ops: &Ops) -> Result {
-        let role = Role::Box {
-            ty: t.name,
-            index: i as u8,
-        };
         for op in ops.as_slice() {
             match *op {
                 Op::Write(Addr::Msr(a), v) => self.wrmsr(pkg, a, v)?,
-                Op::Write(Addr::Cfg(off), v) => self.cfg_write(pkg, role, off, v as u32)?,
+                Op::Write(Addr::Cfg(off), v) => {
+                    let e = self.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
+                    self.cfg_write(e, off, v as u32)?
+                }
                 Op::Write(Addr::Helper(off), v) => {
-                    self.cfg_write(pkg, Role::QpiFilter { port: i as u8 }, off, v as u32)?
+                    let e = self.registry.filter_entry(pkg, i).ok_or(ENODEV)?;
+                    self.cfg_write(e, off, v as u32)?
                 }
                 Op::Write(Addr::Mmio(_), _) => return Err(EINVAL),
                 Op::WriteControlHalf(a, ctl) => {
@@ -157,23 +176,58 @@ impl Ctx {
         Ok(())
     }
 
-    /// Reads counter `c` of box `i` of type `t` on package `pkg`, masked to
-    /// its width.
+    /// Reads counter `c` of box `i` of type `t` on package `pkg` (on a CPU
+    /// of that package), masked to its width. Lock-free and NMI-safe.
     pub(crate) fn read_counter(&self, pkg: usize, t: &BoxType, i: usize, c: Ctr) -> Result<u64> {
         let r = program::counter_reg(t, i, c);
-        let role = Role::Box {
-            ty: t.name,
-            index: i as u8,
+        let mask = crate::hw::bits::low_mask(r.width);
+        let v = match &self.backend {
+            Backend::Sim(sim) => {
+                if !matches!(r.addr, Addr::Msr(_)) {
+                    let e = self.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
+                    if !e.is_present() {
+                        return Err(ENODEV);
+                    }
+                }
+                let k = self.sim_box(t, i).ok_or(ENODEV)?;
+                let n = match c {
+                    Ctr::General(j) | Ctr::Free(j) => j as usize,
+                    Ctr::Fixed => FIXED,
+                };
+                sim.counter(pkg, k, n).ok_or(ENODEV)?
+            }
+            Backend::Hw => match r.addr {
+                Addr::Msr(a) => msr::read(a)?,
+                Addr::Cfg(off) => {
+                    // Configuration space takes the PCI core's lock: never
+                    // from NMI context.
+                    if cpu::in_nmi() {
+                        return Err(EAGAIN);
+                    }
+                    let e = self.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
+                    read_split(|| self.cfg_read(e, off), || self.cfg_read(e, off + 4))?
+                }
+                Addr::Mmio(off) => {
+                    let e = self.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
+                    let g = rcu::read_lock();
+                    if !e.is_present() {
+                        return Err(ENODEV);
+                    }
+                    e.mmio(&g).ok_or(ENODEV)?.read32(off)? as u64
+                }
+                Addr::Helper(_) => return Err(EINVAL),
+            },
         };
-        let v = match r.addr {
-            Addr::Msr(a) => self.rdmsr(pkg, a)?,
-            Addr::Cfg(off) => read_split(
-                || self.cfg_read(pkg, role, off),
-                || self.cfg_read(pkg, role, off + 4),
-            )?,
-            Addr::Mmio(off) => self.mmio_read(pkg, t, i, off)? as u64,
-            Addr::Helper(_) => return Err(EINVAL),
-        };
-        Ok(v & crate::hw::bits::low_mask(r.width))
+        Ok(v & mask)
+    }
+
+    /// The model box of box `i` of type `t`.
+    fn sim_box(&self, t: &BoxType, i: usize) -> Option<usize> {
+        let ti = self
+            .platform
+            .types
+            .iter()
+            .position(|x| core::ptr::eq(x, t))?;
+        model::box_index(self.platform, ti, u8::try_from(i).ok()?)
     }
 }

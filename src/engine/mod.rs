@@ -14,15 +14,17 @@ mod pcibox;
 mod pmi;
 mod pmu;
 mod register;
+mod selftest;
 mod sim;
 
 use crate::hw::desc::{BoxType, Global, Platform, Space};
+use crate::hw::pci::Role;
 use crate::hw::platforms;
 use crate::hw::program::{self, GlobalState};
 use crate::sys::cpu::{self, CpuId};
 use crate::sys::cpuhp::{self, HotplugOps};
-use crate::sys::cpumask::CpuMask;
 use crate::sys::perf::Registration;
+use crate::sys::rcu::RcuBox;
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use crate::sys::{nmi, pci};
 use backend::Backend;
@@ -47,6 +49,12 @@ pub(crate) struct Stats {
     pub(crate) pmis_handled: AtomicU64,
     /// NMIs seen and left to other handlers.
     pub(crate) nmi_not_ours: AtomicU64,
+    /// The last NMI read self-test: rounds run.
+    pub(crate) selftest_rounds: AtomicU64,
+    /// ... rounds whose NMI read came back under the collector's locks.
+    pub(crate) selftest_nmi_reads: AtomicU64,
+    /// ... rounds that read the exact count.
+    pub(crate) selftest_exact: AtomicU64,
 }
 
 /// State shared by every PMU of the driver.
@@ -58,15 +66,20 @@ pub(crate) struct Ctx {
     pub(crate) backend: Backend,
     /// Number of packages.
     pub(crate) packages: usize,
-    /// Collecting CPU of each package, or -1.
+    /// Collecting CPU of each package, or -1 while none is published (no
+    /// online CPU, or a hand-over in progress: new events are refused).
     collectors: KVec<AtomicI32>,
-    /// The collecting CPUs: every PMU's `cpumask`.
-    pub(crate) cpumask: CpuMask,
+    /// Packages whose uncore is stopped (no collector): nothing may enable
+    /// their counting.
+    parked: KVec<AtomicBool>,
+    /// The module is unloading: a collector going offline parks its
+    /// package instead of handing it over.
+    unloading: AtomicBool,
     /// Global control state of each package.
     globals: KVec<Pin<KBox<IrqLock<GlobalState>>>>,
     /// The PCI functions of the PCI and MMIO boxes.
     #[pin]
-    pub(crate) pci: IrqLock<KVec<pcibox::PciEntry>>,
+    pub(crate) registry: pcibox::Registry,
     /// PMI state of each package.
     pub(crate) pmi: KVec<PkgPmiState>,
     /// PMI statistics.
@@ -74,9 +87,16 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    /// The collecting CPU of package `pkg`.
+    /// The collecting CPU of package `pkg`, if one is published.
     pub(crate) fn collector(&self, pkg: usize) -> Option<CpuId> {
         CpuId::from_i32(self.collectors.get(pkg)?.load(Ordering::Acquire))
+    }
+
+    /// Whether package `pkg`'s uncore is stopped.
+    pub(crate) fn is_parked(&self, pkg: usize) -> bool {
+        self.parked
+            .get(pkg)
+            .map_or(true, |p| p.load(Ordering::Acquire))
     }
 
     /// The global control state of package `pkg`.
@@ -84,12 +104,16 @@ impl Ctx {
         self.globals.get(pkg).map(|g| *g.lock()).unwrap_or_default()
     }
 
-    /// Changes the global control state of package `pkg` with `f` and writes
-    /// the platform's global control register (on a CPU of the package).
+    /// Changes the global control state of package `pkg` with `f` and, unless
+    /// the package is parked, writes the platform's global control register
+    /// (on a CPU of the package).
     pub(crate) fn write_global(&self, pkg: usize, f: impl FnOnce(&mut GlobalState)) -> Result {
         let g = self.globals.get(pkg).ok_or(EINVAL)?;
         let mut g = g.lock();
         f(&mut g);
+        if self.is_parked(pkg) {
+            return Ok(());
+        }
         match program::global_value(self.platform, &g) {
             Some((msr, v)) => self.wrmsr(pkg, msr, v),
             None => Ok(()),
@@ -131,11 +155,17 @@ type Pmu = Pin<KBox<Registration<UncorePmu>>>;
 pub(crate) struct Core {
     ctx: Arc<Ctx>,
     pmus: KVec<Pmu>,
+    /// The simulation's NMI read self-test while it runs.
+    selftest: RcuBox<selftest::NmiRead>,
 }
 
 impl Core {
-    /// Starts a package's uncore on `cpu`, its new collector.
+    /// Starts a package's uncore on `cpu`, its new collector: the global
+    /// control (with PMIs to `cpu`'s core) and every box present.
     fn start_package(&self, pkg: usize, cpu: CpuId) {
+        if let Some(p) = self.ctx.parked.get(pkg) {
+            p.store(false, Ordering::Release);
+        }
         let pmis = self.ctx.pmis();
         let _ = self.ctx.write_global(pkg, |g| {
             *g = GlobalState::default();
@@ -144,11 +174,12 @@ impl Core {
             }
         });
         for p in self.pmus.iter() {
-            if is_msr(p.ops().box_type()) {
-                if let Err(e) = p.ops().init_box(pkg) {
+            let o = p.ops();
+            if o.present(pkg) {
+                if let Err(e) = o.init_box(pkg) {
                     pr_warn!(
                         "{}: box init on package {} failed: {:?}\n",
-                        p.ops().name(),
+                        o.name(),
                         pkg,
                         e
                     );
@@ -157,32 +188,95 @@ impl Core {
         }
     }
 
-    /// Stops a package's uncore (its last CPU goes).
+    /// Stops a package's uncore (its last CPU goes, or the module unloads):
+    /// freezes its boxes and clears the global control. Afterwards nothing
+    /// enables it until [`Core::start_package`].
     fn stop_package(&self, pkg: usize) {
+        for p in self.pmus.iter() {
+            let o = p.ops();
+            if o.present(pkg) {
+                o.park_box(pkg);
+            }
+        }
         let ops = program::global_exit(self.ctx.platform);
         if let Some(t) = self.ctx.platform.types.first() {
             let _ = self.ctx.exec(pkg, t, 0, &ops);
         }
+        if let Some(p) = self.ctx.parked.get(pkg) {
+            p.store(true, Ordering::Release);
+        }
+    }
+
+    /// Recomputes every PMU's `cpumask`: the collector of each package
+    /// where its box is present.
+    fn refresh_cpumasks(&self) {
+        for p in self.pmus.iter() {
+            p.ops().refresh_cpumask();
+        }
+    }
+
+    /// The PMU of box `index` of the type named `ty`.
+    fn pmu_of(&self, ty: &str, index: u8) -> Option<&UncorePmu> {
+        self.pmus
+            .iter()
+            .map(|p| p.ops())
+            .find(|o| o.box_type().name == ty && o.index() == index as usize)
+    }
+
+    /// PCI function `role` of package `pkg` was bound after load: its box
+    /// is initialised (if the package collects) and its PMU shows the
+    /// package again.
+    pub(crate) fn plugged(&self, pkg: usize, role: Role) {
+        if let Role::Box { ty, index } = role {
+            match self.pmu_of(ty, index) {
+                Some(o) => {
+                    if self.ctx.collector(pkg).is_some() {
+                        if let Err(e) = o.init_box(pkg) {
+                            pr_warn!(
+                                "{}: box init on package {} failed: {:?}\n",
+                                o.name(),
+                                pkg,
+                                e
+                            );
+                        }
+                    }
+                }
+                None => pr_info!(
+                    "{:?} of package {} appeared after load; reload the module to use it\n",
+                    role,
+                    pkg
+                ),
+            }
+        }
+        self.refresh_cpumasks();
     }
 
     /// Stops the events of the box that PCI function `role` of package
     /// `pkg` is, and marks the function gone.
-    pub(crate) fn unplug(&self, pkg: usize, role: crate::hw::pci::Role) -> Result {
-        if let crate::hw::pci::Role::Box { ty, index } = role {
-            for p in self.pmus.iter() {
-                let o = p.ops();
-                if o.box_type().name == ty && o.index() == index as usize {
-                    o.retire(pkg);
-                }
+    pub(crate) fn unplug(&self, pkg: usize, role: Role) -> Result {
+        if !self.ctx.registry.present(pkg, role) {
+            return Err(ENODEV);
+        }
+        if let Role::Box { ty, index } = role {
+            if let Some(o) = self.pmu_of(ty, index) {
+                o.retire(pkg);
             }
         }
-        pcibox::forget(&self.ctx, pkg, role)?;
+        self.ctx.registry.unbind(pkg, role)?;
+        self.refresh_cpumasks();
         pr_info!(
             "{:?} of package {} removed; its events stopped with their last counts\n",
             role,
             pkg
         );
         Ok(())
+    }
+
+    /// Cancels the poll timers of package `pkg`'s boxes.
+    fn cancel_timers(&self, pkg: usize) {
+        for p in self.pmus.iter() {
+            p.ops().cancel_timer(pkg);
+        }
     }
 }
 
@@ -192,13 +286,13 @@ impl HotplugOps for Core {
         let Some(slot) = self.ctx.collectors.get(pkg) else {
             return Ok(());
         };
-        if slot
-            .compare_exchange(-1, cpu.as_u32() as i32, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-        {
-            self.ctx.cpumask.set(cpu);
-            self.start_package(pkg, cpu);
+        if slot.load(Ordering::Acquire) >= 0 || self.ctx.unloading.load(Ordering::Acquire) {
+            return Ok(());
         }
+        // The package's first CPU: it starts the uncore, then is published.
+        self.start_package(pkg, cpu);
+        slot.store(cpu.as_u32() as i32, Ordering::Release);
+        self.refresh_cpumasks();
         Ok(())
     }
 
@@ -210,34 +304,38 @@ impl HotplugOps for Core {
         if slot.load(Ordering::Acquire) != cpu.as_u32() as i32 {
             return Ok(());
         }
-        self.ctx.cpumask.clear(cpu);
+        // Unpublish first: from here until the hand-over is complete, new
+        // events of the package are refused.
+        slot.store(-1, Ordering::Release);
+        self.refresh_cpumasks();
+        self.cancel_timers(pkg);
+        let target = match self.ctx.unloading.load(Ordering::Acquire) {
+            true => None,
+            false => cpu.other_in_package(),
+        };
+        let Some(target) = target else {
+            self.stop_package(pkg);
+            return Ok(());
+        };
+        // PMIs go to the new collector's core before its events arrive, so
+        // that no overflow is signalled to a core that no longer collects.
+        if self.ctx.pmis() {
+            let _ = self
+                .ctx
+                .write_global(pkg, |g| g.pmi_cores = 1 << Ctx::core_index(target));
+        }
+        // Each event's `add` on the target restarts the box's poll timer
+        // there.
         for p in self.pmus.iter() {
-            p.ops().cancel_timer(pkg);
+            p.migrate(cpu, target);
         }
-        match cpu.other_in_package() {
-            Some(target) => {
-                slot.store(target.as_u32() as i32, Ordering::Release);
-                self.ctx.cpumask.set(target);
-                // PMIs go to the new collector's core.
-                if self.ctx.pmis() {
-                    let _ = self
-                        .ctx
-                        .write_global(pkg, |g| g.pmi_cores = 1 << Ctx::core_index(target));
-                }
-                for p in self.pmus.iter() {
-                    p.migrate(cpu, target);
-                }
-            }
-            None => {
-                slot.store(-1, Ordering::Release);
-                self.stop_package(pkg);
-            }
-        }
+        slot.store(target.as_u32() as i32, Ordering::Release);
+        self.refresh_cpumasks();
         Ok(())
     }
 }
 
-/// Whether a box type is driven through MSRs (initialised per package).
+/// Whether a box type is driven through MSRs (present on every package).
 fn is_msr(t: &BoxType) -> bool {
     matches!(t.space, Space::Msr { .. } | Space::Combined { .. })
 }
@@ -249,14 +347,21 @@ fn is_pci(t: &BoxType) -> bool {
 
 /// The loaded driver.
 pub(crate) struct Driver {
-    // Field order is drop order: the NMI handler first, then hotplug (parks
-    // every package), the simulation's debugfs files, the PMUs, and the PCI
-    // driver.
-    _nmi: Option<Pin<KBox<nmi::Registration<pmi::PmiNmi>>>>,
+    // Field order is drop order: hotplug first (with `unloading` set, every
+    // collector's teardown parks its package), then the NMI handler, the
+    // simulation's debugfs files, the PMUs, and the PCI driver.
     _hotplug: Pin<KBox<cpuhp::Registration<Core>>>,
+    _nmi: Option<Pin<KBox<nmi::Registration<pmi::PmiNmi>>>>,
     _sim: Option<sim::SimFiles>,
-    _core: Arc<Core>,
+    core: Arc<Core>,
     _pci: Option<Pin<KBox<pci::Registration<pcibox::PciHandler>>>>,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // Runs before the fields are dropped.
+        self.core.ctx.unloading.store(true, Ordering::Release);
+    }
 }
 
 /// The `sim=` parameter: a platform and a socket count.
@@ -297,6 +402,15 @@ fn platform(packages: usize) -> Result<(&'static Platform, bool)> {
     Ok((arg.platform, true))
 }
 
+/// Per-package state, all packages alike.
+fn per_package<T>(packages: usize, mut f: impl FnMut() -> Result<T>) -> Result<KVec<T>> {
+    let mut v = KVec::with_capacity(packages, GFP_KERNEL)?;
+    for _ in 0..packages {
+        v.push(f()?, GFP_KERNEL)?;
+    }
+    Ok(v)
+}
+
 impl Driver {
     /// Detects the platform (or takes `sim=`), registers every PMU and the
     /// hotplug callbacks.
@@ -311,43 +425,35 @@ impl Driver {
                 platform.description,
                 packages
             );
-            Backend::Sim(KBox::pin_init(
-                new_irq_lock!(m, "rust_uncore:model"),
-                GFP_KERNEL,
-            )?)
+            let model = KBox::pin_init(new_irq_lock!(m, "rust_uncore:model"), GFP_KERNEL)?;
+            Backend::Sim(backend::Sim::new(model, packages)?)
         } else {
             Backend::Hw
         };
-        let mut collectors = KVec::with_capacity(packages, GFP_KERNEL)?;
-        let mut globals = KVec::with_capacity(packages, GFP_KERNEL)?;
-        let mut pmi = KVec::with_capacity(packages, GFP_KERNEL)?;
-        for _ in 0..packages {
-            collectors.push(AtomicI32::new(-1), GFP_KERNEL)?;
-            globals.push(
-                KBox::pin_init(
-                    new_irq_lock!(GlobalState::default(), "rust_uncore:global"),
-                    GFP_KERNEL,
-                )?,
+        let collectors = per_package(packages, || Ok(AtomicI32::new(-1)))?;
+        let parked = per_package(packages, || Ok(AtomicBool::new(true)))?;
+        let globals = per_package(packages, || {
+            KBox::pin_init(
+                new_irq_lock!(GlobalState::default(), "rust_uncore:global"),
                 GFP_KERNEL,
-            )?;
-            pmi.push(
-                PkgPmiState {
-                    raised: AtomicBool::new(false),
-                },
-                GFP_KERNEL,
-            )?;
-        }
-        let registry = KVec::with_capacity(64, GFP_KERNEL)?;
-        let cpumask = CpuMask::new()?;
+            )
+        })?;
+        let pmi = per_package(packages, || {
+            Ok(PkgPmiState {
+                raised: AtomicBool::new(false),
+            })
+        })?;
+        let registry = pcibox::Registry::new(platform.id, packages)?;
         let ctx = Arc::pin_init(
-            pin_init!(Ctx {
+            try_pin_init!(Ctx {
                 platform,
                 backend,
                 packages,
                 collectors,
-                cpumask,
+                parked,
+                unloading: AtomicBool::new(false),
                 globals,
-                pci <- new_irq_lock!(registry, "rust_uncore:pci"),
+                registry <- registry,
                 pmi,
                 stats: Stats::default(),
             }),
@@ -383,27 +489,30 @@ impl Driver {
             Core {
                 ctx: ctx.clone(),
                 pmus,
+                selftest: RcuBox::new(),
             },
             GFP_KERNEL,
         )?;
         if let Some(d) = &pci_driver {
             d.ops().set_core(core.clone());
         }
-        let nmi = match ctx.pmis() {
+        // PMIs on NHM-EX/WSM-EX; under `sim=` also the self-test's NMI reads.
+        let nmi = match ctx.pmis() || simulated {
             true => Some(KBox::pin_init(
                 nmi::Registration::new(c_str!("rust_uncore"), pmi::PmiNmi::new(&core)?),
                 GFP_KERNEL,
             )?),
             false => None,
         };
-        let hotplug = KBox::pin_init(
-            cpuhp::Registration::new(c_str!("perf/x86/rust_uncore:online"), core.clone()),
-            GFP_KERNEL,
-        )?;
         let sim_files = match &ctx.backend {
             Backend::Sim(_) => Some(sim::SimFiles::new(module, core.clone())?),
             Backend::Hw => None,
         };
+        // Last: nothing can fail after the packages start.
+        let hotplug = KBox::pin_init(
+            cpuhp::Registration::new(c_str!("perf/x86/rust_uncore:online"), core.clone()),
+            GFP_KERNEL,
+        )?;
         pr_info!(
             "{}: {} PMUs on {} package(s)\n",
             platform.description,
@@ -411,10 +520,10 @@ impl Driver {
             packages
         );
         Ok(Driver {
-            _nmi: nmi,
             _hotplug: hotplug,
+            _nmi: nmi,
             _sim: sim_files,
-            _core: core,
+            core,
             _pci: pci_driver,
         })
     }

@@ -5,37 +5,173 @@
 //! register model under `sim=`, with the same decoding and bus-to-socket
 //! mapping either way.
 //!
+//! The registry has one entry per package and PCI role of the platform,
+//! allocated at load and never resized: binding, unbinding and rebinding a
+//! device only change its entry. Readers (the `read` path, in any context)
+//! use an entry without a lock, under RCU; writers (probe, remove) are
+//! serialised by a mutex and wait for readers before releasing a device or
+//! its MMIO window.
+//!
 //! A box whose function goes away (unbind, hot removal) stops counting: its
-//! register accesses fail and its events keep their last counts; new events
-//! on it are refused. Its PMU stays registered until the module unloads,
-//! because 6.12's perf core frees a PMU's per-CPU contexts on unregistration
-//! even while events still point at them.
+//! events keep their last counts and new events on its package are refused;
+//! its PMU's `cpumask` drops the package. A function bound again later gets
+//! its box initialised and counts again. A PMU stays registered until the
+//! module unloads, because 6.12's perf core frees a PMU's per-CPU contexts
+//! on unregistration even while events still point at them.
 
 use super::{Core, Ctx};
-use crate::hw::desc::PlatformId;
+use crate::hw::desc::{BoxType, PlatformId};
+use crate::hw::model::MAX_SOCKETS;
 use crate::hw::pci::{self, PciError, Role, UboxRegs};
 use crate::sys::cpu;
 use crate::sys::mmio::Mmio;
 use crate::sys::pci::{Device, DeviceRef, Driver};
+use crate::sys::rcu::{Guard, RcuBox};
 use crate::sys::sync::{new_irq_lock, IrqLock};
+use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::prelude::*;
-use kernel::sync::Arc;
+use kernel::sync::{new_mutex, Arc, Mutex};
 
 /// Size of the Skylake MCHBAR window the IMC counters are in.
 const MCHBAR_WINDOW: u64 = crate::hw::platforms::skl::MCHBAR_WINDOW as u64;
 
-/// One PCI function the driver uses.
+/// One PCI function of one package.
 pub(crate) struct PciEntry {
     /// Its package.
     pub(crate) pkg: usize,
     /// What it is.
     pub(crate) role: Role,
-    /// The bound device (`None` in the simulation).
-    pub(crate) dev: Option<DeviceRef>,
-    /// The MMIO window it holds (Skylake IMC).
-    pub(crate) mmio: Option<Mmio>,
-    /// Still there (cleared when the function goes away).
-    pub(crate) present: bool,
+    /// Bound (or, in the simulation, enumerated) and not removed.
+    present: AtomicBool,
+    /// The bound device (hardware only).
+    dev: RcuBox<DeviceRef>,
+    /// The MMIO window it holds (Skylake IMC, hardware only).
+    mmio: RcuBox<Mmio>,
+}
+
+impl PciEntry {
+    /// Whether the function is there.
+    pub(crate) fn is_present(&self) -> bool {
+        self.present.load(Ordering::Acquire)
+    }
+
+    /// The bound device.
+    pub(crate) fn device<'a>(&'a self, g: &'a Guard) -> Option<&'a DeviceRef> {
+        self.dev.get(g)
+    }
+
+    /// The MMIO window.
+    pub(crate) fn mmio<'a>(&'a self, g: &'a Guard) -> Option<&'a Mmio> {
+        self.mmio.get(g)
+    }
+}
+
+/// Every PCI function the platform may have, on every package.
+#[pin_data]
+pub(crate) struct Registry {
+    entries: KVec<PciEntry>,
+    /// Serialises probe, remove and enumeration.
+    #[pin]
+    writers: Mutex<()>,
+}
+
+impl Registry {
+    /// The entries of platform `p` on `packages` packages, all absent.
+    pub(crate) fn new(p: PlatformId, packages: usize) -> Result<impl PinInit<Self, Error>> {
+        let mut roles: KVec<Role> = KVec::new();
+        for f in pci::functions(p).iter().filter(|f| f.role != Role::Ubox) {
+            if !roles.contains(&f.role) {
+                roles.push(f.role, GFP_KERNEL)?;
+            }
+        }
+        let mut entries = KVec::with_capacity(packages * roles.len(), GFP_KERNEL)?;
+        for pkg in 0..packages {
+            for &role in roles.iter() {
+                entries.push(
+                    PciEntry {
+                        pkg,
+                        role,
+                        present: AtomicBool::new(false),
+                        dev: RcuBox::new(),
+                        mmio: RcuBox::new(),
+                    },
+                    GFP_KERNEL,
+                )?;
+            }
+        }
+        Ok(try_pin_init!(Registry {
+            entries,
+            writers <- new_mutex!((), "rust_uncore:pci"),
+        }? Error))
+    }
+
+    /// The entry of function `role` of package `pkg`.
+    pub(crate) fn entry(&self, pkg: usize, role: Role) -> Option<&PciEntry> {
+        self.entries.iter().find(|e| e.pkg == pkg && e.role == role)
+    }
+
+    /// The entry of box `i` of type `t` on package `pkg`.
+    pub(crate) fn box_entry(&self, pkg: usize, t: &BoxType, i: usize) -> Option<&PciEntry> {
+        self.entries.iter().find(|e| {
+            e.pkg == pkg
+                && matches!(e.role, Role::Box { ty, index } if ty == t.name && index as usize == i)
+        })
+    }
+
+    /// The entry of QPI port `port`'s packet match/mask function on `pkg`.
+    pub(crate) fn filter_entry(&self, pkg: usize, port: usize) -> Option<&PciEntry> {
+        self.entry(
+            pkg,
+            Role::QpiFilter {
+                port: u8::try_from(port).ok()?,
+            },
+        )
+    }
+
+    /// Whether function `role` of package `pkg` is there.
+    pub(crate) fn present(&self, pkg: usize, role: Role) -> bool {
+        self.entry(pkg, role).is_some_and(PciEntry::is_present)
+    }
+
+    /// Records function `role` of package `pkg` as present, with its device
+    /// and MMIO window (hardware). `EBUSY` if it is present already.
+    fn bind(&self, pkg: usize, role: Role, dev: Option<DeviceRef>, mmio: Option<Mmio>) -> Result {
+        let _w = self.writers.lock();
+        let e = self.entry(pkg, role).ok_or(ENODEV)?;
+        if e.is_present() {
+            return Err(EBUSY);
+        }
+        // Nothing is published in an absent entry: no reader waits.
+        drop(
+            e.dev
+                .replace(dev.map(|d| KBox::new(d, GFP_KERNEL)).transpose()?),
+        );
+        drop(
+            e.mmio
+                .replace(mmio.map(|m| KBox::new(m, GFP_KERNEL)).transpose()?),
+        );
+        e.present.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Marks function `role` of package `pkg` gone and releases its device
+    /// and MMIO window once no reader uses them. Process context.
+    pub(crate) fn unbind(&self, pkg: usize, role: Role) -> Result {
+        let _w = self.writers.lock();
+        let e = self.entry(pkg, role).ok_or(ENODEV)?;
+        if !e.present.swap(false, Ordering::AcqRel) {
+            return Err(ENODEV);
+        }
+        // Each replace waits for a grace period when it held a value.
+        drop(e.mmio.replace(None));
+        drop(e.dev.replace(None));
+        Ok(())
+    }
+
+    /// The number of entries (constant).
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
 }
 
 /// The bus to package map of the platform's uncore buses (in the PCI
@@ -56,6 +192,14 @@ impl BusMap {
             return None;
         }
         self.map[bus as usize].map(|s| s as usize)
+    }
+
+    /// An empty map (client parts).
+    fn empty() -> Self {
+        BusMap {
+            map: [None; 256],
+            domain: 0,
+        }
     }
 
     /// Builds the map from U-box registers; `to_pkg` turns a physical socket
@@ -108,8 +252,8 @@ impl PciLocation {
     }
 }
 
-/// Decodes a function and records it; returns its package and role.
-fn record(ctx: &Ctx, map: &BusMap, at: PciLocation, dev: Option<&Device>) -> Result<(usize, Role)> {
+/// Decodes a function into its package and role.
+fn decode(ctx: &Ctx, map: &BusMap, at: PciLocation) -> Result<(usize, Role)> {
     let p = ctx.platform.id;
     let role = pci::decode(p, at.vendor, at.device, at.dev, at.func).map_err(|e| {
         match e {
@@ -143,59 +287,20 @@ fn record(ctx: &Ctx, map: &BusMap, at: PciLocation, dev: Option<&Device>) -> Res
     if pkg >= ctx.packages {
         return Err(ENODEV);
     }
-    let mmio = match (p, role, dev) {
-        (PlatformId::Skylake, _, Some(d)) => {
-            let (lo, hi) = (
-                d.read_config_u32(pci::MCHBAR)?,
-                d.read_config_u32(pci::MCHBAR + 4)?,
-            );
-            let base = pci::mchbar_base(lo, hi).ok_or_else(|| {
-                pr_info!("MCHBAR is disabled: no IMC counters\n");
-                ENODEV
-            })?;
-            Some(Mmio::map(base, MCHBAR_WINDOW)?)
-        }
-        _ => None,
-    };
-    let mut reg = ctx.pci.lock();
-    if reg
-        .iter()
-        .any(|e| e.present && e.pkg == pkg && e.role == role)
-    {
-        pr_info!(
-            "{:04x}:{:04x}: a second device for the same box, ignored\n",
-            at.vendor,
-            at.device
-        );
-        return Err(EBUSY);
-    }
-    reg.push(
-        PciEntry {
-            pkg,
-            role,
-            dev: dev.map(Device::get),
-            mmio,
-            present: true,
-        },
-        GFP_ATOMIC,
-    )?;
     Ok((pkg, role))
 }
 
-/// Marks PCI function `role` of package `pkg` gone, and releases its device
-/// and MMIO window (outside the registry's lock).
-pub(crate) fn forget(ctx: &Ctx, pkg: usize, role: Role) -> Result {
-    let gone = {
-        let mut reg = ctx.pci.lock();
-        let e = reg
-            .iter_mut()
-            .find(|e| e.present && e.pkg == pkg && e.role == role)
-            .ok_or(ENODEV)?;
-        e.present = false;
-        (e.dev.take(), e.mmio.take())
-    };
-    drop(gone);
-    Ok(())
+/// Maps the Skylake IMC counters' window from the host bridge's MCHBAR.
+fn map_mchbar(d: &Device) -> Result<Mmio> {
+    let (lo, hi) = (
+        d.read_config_u32(pci::MCHBAR)?,
+        d.read_config_u32(pci::MCHBAR + 4)?,
+    );
+    let base = pci::mchbar_base(lo, hi).ok_or_else(|| {
+        pr_info!("MCHBAR is disabled: no IMC counters\n");
+        ENODEV
+    })?;
+    Mmio::map(base, MCHBAR_WINDOW)
 }
 
 /// The hardware PCI driver's callbacks.
@@ -203,7 +308,8 @@ pub(crate) fn forget(ctx: &Ctx, pkg: usize, role: Role) -> Result {
 pub(crate) struct PciHandler {
     ctx: Arc<Ctx>,
     map: KBox<BusMap>,
-    /// The PMUs, once registered (to stop a removed box's events).
+    /// The PMUs, once registered (to start a bound box and stop a removed
+    /// one's events).
     #[pin]
     core: IrqLock<Option<Arc<Core>>>,
 }
@@ -236,10 +342,7 @@ impl PciHandler {
                 let (regs, domain) = uboxes(id)?;
                 BusMap::build(&regs, domain, cpu::logical_package)?
             }
-            None => BusMap {
-                map: [None; 256],
-                domain: 0,
-            },
+            None => BusMap::empty(),
         };
         let map = KBox::new(map, GFP_KERNEL)?;
         Arc::pin_init(
@@ -258,8 +361,29 @@ impl Driver for PciHandler {
     type Data = KBox<(usize, Role)>;
 
     fn probe(&self, dev: &Device) -> Result<Self::Data> {
-        let found = record(&self.ctx, &self.map, PciLocation::of(dev), Some(dev))?;
-        KBox::new(found, GFP_KERNEL).map_err(Into::into)
+        let (pkg, role) = decode(&self.ctx, &self.map, PciLocation::of(dev))?;
+        let mmio = match self.ctx.platform.id {
+            PlatformId::Skylake => Some(map_mchbar(dev)?),
+            _ => None,
+        };
+        self.ctx
+            .registry
+            .bind(pkg, role, Some(dev.get()), mmio)
+            .inspect_err(|e| {
+                if *e == EBUSY {
+                    pr_info!(
+                        "{:04x}:{:04x}: a second device for the same box, ignored\n",
+                        dev.vendor(),
+                        dev.device_id()
+                    );
+                }
+            })?;
+        // Bound after load: start the box as the load does.
+        let core = self.core.lock().clone();
+        if let Some(core) = core {
+            core.plugged(pkg, role);
+        }
+        Ok(KBox::new((pkg, role), GFP_KERNEL)?)
     }
 
     fn remove(&self, _dev: &Device, data: Self::Data) {
@@ -271,7 +395,7 @@ impl Driver for PciHandler {
             }
             // Before the PMUs exist (a failed load): just forget it.
             None => {
-                let _ = forget(&self.ctx, pkg, role);
+                let _ = self.ctx.registry.unbind(pkg, role);
             }
         }
     }
@@ -280,41 +404,38 @@ impl Driver for PciHandler {
 /// Enumerates the simulated platform's PCI functions through the same
 /// decoding and mapping as the hardware's.
 pub(crate) fn enumerate_sim(ctx: &Ctx) -> Result {
-    let super::backend::Backend::Sim(model) = &ctx.backend else {
+    let super::backend::Backend::Sim(sim) = &ctx.backend else {
         return Err(EINVAL);
     };
     let p = ctx.platform.id;
-    let (uboxes, buses) = {
-        let m = model.lock();
-        let mut u = KVec::new();
-        let mut buses = KVec::new();
-        for s in 0..m.n_sockets {
-            let bus = m.sockets[s].bus;
-            buses.push(bus, GFP_ATOMIC)?;
+    // The model's registers, read under its lock into fixed arrays: nothing
+    // is allocated while it is held.
+    let mut ubox = [UboxRegs {
+        bus: 0,
+        nodeid: 0,
+        gidnidmap: 0,
+    }; MAX_SOCKETS];
+    let mut buses = [0u8; MAX_SOCKETS];
+    let n = sim.inspect(|m| -> Result<usize> {
+        let n = m.n_sockets.min(MAX_SOCKETS);
+        for s in 0..n {
+            buses[s] = m.sockets[s].bus;
             if pci::ubox_device(p).is_some() {
-                let nodeid = m.cfg_read(s, Role::Ubox, pci::CPUNODEID).map_err(|_| EIO)?;
-                let gidnidmap = m.cfg_read(s, Role::Ubox, pci::GIDNIDMAP).map_err(|_| EIO)?;
-                u.push(
-                    UboxRegs {
-                        bus,
-                        nodeid,
-                        gidnidmap,
-                    },
-                    GFP_ATOMIC,
-                )?;
+                ubox[s] = UboxRegs {
+                    bus: buses[s],
+                    nodeid: m.cfg_read(s, Role::Ubox, pci::CPUNODEID).map_err(|_| EIO)?,
+                    gidnidmap: m.cfg_read(s, Role::Ubox, pci::GIDNIDMAP).map_err(|_| EIO)?,
+                };
             }
         }
-        (u, buses)
-    };
-    let map = if uboxes.is_empty() {
-        BusMap {
-            map: [None; 256],
-            domain: 0,
-        }
+        Ok(n)
+    })?;
+    let map = if pci::ubox_device(p).is_none() {
+        BusMap::empty()
     } else {
-        BusMap::build(&uboxes, 0, |s| Some(s as usize))?
+        BusMap::build(&ubox[..n], 0, |s| Some(s as usize))?
     };
-    for &bus in buses.iter() {
+    for &bus in &buses[..n] {
         for f in pci::functions(p).iter().filter(|f| f.role != Role::Ubox) {
             // Client parts: the host bridge is on bus 0 of the one socket.
             let bus = if pci::ubox_device(p).is_none() {
@@ -322,6 +443,10 @@ pub(crate) fn enumerate_sim(ctx: &Ctx) -> Result {
             } else {
                 bus
             };
+            // One host bridge ID is enough for the simulated Skylake.
+            if p == PlatformId::Skylake && f.device != pci::SKL[0].device {
+                continue;
+            }
             // The position of functions the tables fix only by ID (IVB-EP
             // QPI port 2) is 24.2 in the simulation.
             let at = PciLocation {
@@ -332,15 +457,21 @@ pub(crate) fn enumerate_sim(ctx: &Ctx) -> Result {
                 dev: f.dev.unwrap_or(24),
                 func: f.func.unwrap_or(2),
             };
-            // One host bridge ID is enough for the simulated Skylake.
-            if p == PlatformId::Skylake && f.device != pci::SKL[0].device {
-                continue;
-            }
-            record(ctx, &map, at, None)?;
+            let (pkg, role) = decode(ctx, &map, at)?;
+            ctx.registry.bind(pkg, role, None, None)?;
         }
         if pci::ubox_device(p).is_none() {
             break;
         }
     }
     Ok(())
+}
+
+/// Binds the simulated function `role` of package `pkg` again (the
+/// simulation's `plug`), as a probe after load would.
+pub(crate) fn plug_sim(ctx: &Ctx, pkg: usize, role: Role) -> Result {
+    if !matches!(ctx.backend, super::backend::Backend::Sim(_)) {
+        return Err(ENODEV);
+    }
+    ctx.registry.bind(pkg, role, None, None)
 }

@@ -3,19 +3,24 @@
 //! Overflow PMIs of Nehalem-EX and Westmere-EX (325294 §2.1).
 //!
 //! Counters run with `pmi_en`; `U_MSR_PMON_GLOBAL_CTL.pmi_core_sel` names
-//! the core of the package's collecting CPU (kept right across hotplug).
-//! The NMI handler only decides whether the NMI is an uncore PMI — on the
-//! collecting CPU, with `U_MSR_PMON_GLOBAL_STATUS.pmi` set (under `sim=`: a
-//! PMI the model raised) — and queues the package's `irq_work` (one queued
-//! work handles every PMI that arrives before it runs). That work, in hard interrupt context on
-//! the same CPU, walks the overflow hierarchy (U-box status → S-box summary
-//! → box status), accounts the overflowed counters of perf events through
-//! their status bits (which it clears: each wrap is counted once, by
-//! whichever of the PMI, the poll or a read sees it first), clears the bits
-//! of counters without events and the U-box's `pmi`/`cond`/`ov_*` bits, and
-//! rewrites the global control if counting was frozen.
+//! the core of the package's collecting CPU, and is rewritten to the new
+//! collector's core before events move to it on hotplug. The NMI handler
+//! only decides whether the NMI is an uncore PMI of its CPU's package —
+//! `U_MSR_PMON_GLOBAL_STATUS.pmi` set (under `sim=`: a PMI the model
+//! raised) — and queues the package's `irq_work` (one queued work handles
+//! every PMI that arrives before it runs). That work, in hard interrupt
+//! context on the same CPU, walks the overflow hierarchy (U-box status →
+//! S-box summary → box status); on the collector it accounts the
+//! overflowed counters' events (modular deltas, as every other
+//! observation: each increment is accounted once, by whichever of the PMI,
+//! the poll or a read sees it first). It clears the status bits it walked
+//! and the U-box's `pmi`/`cond`/`ov_*` bits, and rewrites the global
+//! control if counting was frozen.
+//!
+//! Under `sim=` the same handler also serves the NMI read self-test
+//! (`selftest`), on every platform.
 
-use super::{Core, Ctx};
+use super::Core;
 use crate::hw::overflow;
 use crate::hw::platforms::nhmex;
 use crate::hw::program::{self, Ctr};
@@ -30,7 +35,7 @@ const U_STATUS_PMI: u64 = 1 << 30;
 
 /// The NMI handler.
 pub(crate) struct PmiNmi {
-    ctx: Arc<Ctx>,
+    core: Arc<Core>,
     works: KVec<Pin<KBox<IrqWork<PkgPmi>>>>,
 }
 
@@ -49,22 +54,35 @@ impl PmiNmi {
             )?;
             works.push(KBox::pin_init(IrqWork::new(h), GFP_KERNEL)?, GFP_KERNEL)?;
         }
-        Ok(Arc::new(PmiNmi { ctx, works }, GFP_KERNEL)?)
+        Ok(Arc::new(
+            PmiNmi {
+                core: core.clone(),
+                works,
+            },
+            GFP_KERNEL,
+        )?)
     }
 }
 
 impl NmiHandler for PmiNmi {
     fn nmi(&self) -> bool {
-        let cpu = CpuId::current();
-        let pkg = cpu.package();
-        let (Some(state), Some(work)) = (self.ctx.pmi.get(pkg), self.works.get(pkg)) else {
-            return false;
-        };
-        if self.ctx.collector(pkg) != Some(cpu) {
-            self.ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
+        // The simulation's self-test reads a counter from NMI context.
+        {
+            let g = crate::sys::rcu::read_lock();
+            if self.core.selftest.get(&g).is_some_and(|t| t.nmi()) {
+                return true;
+            }
+        }
+        if !self.core.ctx.pmis() {
             return false;
         }
-        let raised = match &self.ctx.backend {
+        let ctx = &self.core.ctx;
+        let cpu = CpuId::current();
+        let pkg = cpu.package();
+        let (Some(state), Some(work)) = (ctx.pmi.get(pkg), self.works.get(pkg)) else {
+            return false;
+        };
+        let raised = match &ctx.backend {
             super::backend::Backend::Sim(_) => state.raised.swap(false, Ordering::AcqRel),
             // A local MSR read is fine in NMI context.
             super::backend::Backend::Hw => {
@@ -72,10 +90,10 @@ impl NmiHandler for PmiNmi {
             }
         };
         if !raised {
-            self.ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
+            ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
             return false;
         }
-        self.ctx.stats.pmi_nmis.fetch_add(1, Ordering::Relaxed);
+        ctx.stats.pmi_nmis.fetch_add(1, Ordering::Relaxed);
         work.queue();
         true
     }
@@ -94,9 +112,15 @@ impl IrqWorkHandler for PkgPmi {
 }
 
 impl Core {
-    /// Handles a PMI of package `pkg` (hard interrupt context, on its collector).
+    /// Handles a PMI of package `pkg` (hard interrupt context, on a CPU of
+    /// the package). Only the published collector accounts counts: it is
+    /// the CPU where events are added and removed. Elsewhere (a PMI that
+    /// arrives during a hand-over) the status is only cleared; the counts
+    /// are the next observation's, as the poll interval keeps every counter
+    /// within one wrap.
     pub(crate) fn handle_pmi(&self, pkg: usize) {
         let ctx = &self.ctx;
+        let account = ctx.collector(pkg) == Some(CpuId::current());
         let p = ctx.platform;
         let w = overflow::walk(p, |a| ctx.rdmsr(pkg, a).unwrap_or(0));
         for h in w.hits() {
@@ -109,6 +133,7 @@ impl Core {
                 .find(|x| {
                     core::ptr::eq(x.ops().box_type(), t) && x.ops().index() == h.index as usize
                 })
+                .filter(|_| account)
                 .map_or(0, |x| x.ops().pmi_update(pkg, h.counters, h.fixed));
             // Counters without events: clear their bits too.
             let mut left = 0u64;

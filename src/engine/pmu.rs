@@ -3,22 +3,25 @@
 //! One perf PMU per box: event validation, counter scheduling and
 //! programming, counting, and the polling timer.
 //!
-//! Context: `add`, `del`, `start`, `stop` and the PMU enable/disable
-//! callbacks run on the package's collecting CPU with interrupts disabled;
-//! `read` runs on any CPU of the package; the timer runs on the collector
-//! in hard interrupt context. All of them take the box's IRQ-safe lock;
-//! none allocates or sleeps.
+//! Contexts:
+//! - `add`, `del`, `start`, `stop` and the PMU enable/disable callbacks run
+//!   on the package's collecting CPU with interrupts disabled; they change
+//!   a box's configuration under its IRQ-safe lock.
+//! - `read` runs on any CPU of the package, possibly in NMI context; the
+//!   poll timer (hard interrupt) and the PMI work run on the collector.
+//!   None of them takes a lock: each slot's progress is a lock-free
+//!   [`live::Slot`], so every increment is accounted exactly once by
+//!   whichever of them observes it first.
 //!
-//! Counts reach a perf event only in a callback that has the event (`read`,
-//! `stop`, `del`): the timer and the PMI account new counts of an event in
-//! its slot (`pending`), and the next such callback adds them to the
-//! event. The driver never holds on to an event between callbacks, only to
-//! its [`EventId`].
+//! None allocates or sleeps. Counts reach an event through its own callback
+//! (`read`, `stop`, `del`) or, from the timer and the PMI, through the
+//! box's [`EventSlots`] entry, which holds the event from its `add` to its
+//! `del`.
 
 use super::Ctx;
-use crate::hw::counter::delta_with_status;
 use crate::hw::desc::{BoxCtl, BoxType, Space, Special};
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
+use crate::hw::live;
 use crate::hw::pci::Role;
 use crate::hw::poll;
 use crate::hw::program::{self, Ctr};
@@ -27,18 +30,20 @@ use crate::hw::shared::{Choice, Shared};
 use crate::sys::cpu::CpuId;
 use crate::sys::cpumask::CpuMask;
 use crate::sys::hrtimer::{Timer, TimerHandler};
-use crate::sys::perf::{Config, Event, EventId, NewEvent, PmuOps, EF_START, EF_UPDATE};
+use crate::sys::perf::{
+    Config, Event, EventId, EventSlots, NewEvent, PmuOps, Registration, EF_START,
+};
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use kernel::prelude::*;
 use kernel::str::CString;
 use kernel::sync::Arc;
 
 /// Most events one box holds at once (free-running readers included).
-const MAX_SLOTS: usize = 20;
+pub(crate) const MAX_SLOTS: usize = 20;
 
-/// An event added to a box (kept small: the slots live in the box).
+/// The configuration of a slot's event (under the box lock).
 #[derive(Clone, Copy)]
-struct Active {
+struct Cfg {
     ev: EventId,
     /// Control value, with the shared-register choice applied.
     ctl: u64,
@@ -48,24 +53,13 @@ struct Active {
     held: Option<Choice>,
     /// Its counter.
     ctr: Ctr,
-    /// Counter value at the last update.
-    prev: u64,
     /// Counting (between `start` and `stop`).
     started: bool,
-    /// Counts accounted but not yet added to the event.
-    pending: u64,
 }
 
-impl Active {
-    /// Adds the pending counts to `ev`, the event of this slot.
-    fn flush(&mut self, ev: &Event) {
-        ev.add_count(core::mem::take(&mut self.pending));
-    }
-}
-
-/// The state of one box (one PMU on one package), under its lock.
+/// The configuration of one box (one PMU on one package), under its lock.
 struct BoxInner {
-    slots: [Option<Active>; MAX_SLOTS],
+    cfg: [Option<Cfg>; MAX_SLOTS],
     shared: Shared,
     /// `pmu_disable` without its `pmu_enable` yet.
     disabled: bool,
@@ -74,25 +68,22 @@ struct BoxInner {
 }
 
 impl BoxInner {
-    fn find(&self, ev: &Event) -> Option<usize> {
-        let id = ev.id();
-        self.slots
-            .iter()
-            .position(|s| s.is_some_and(|a| a.ev == id))
-    }
-
     fn started_mask(&self, t: &BoxType) -> u32 {
-        self.slots
+        self.cfg
             .iter()
             .flatten()
-            .filter(|a| a.started)
-            .fold(0, |m, a| {
-                m | match a.ctr {
+            .filter(|c| c.started)
+            .fold(0, |m, c| {
+                m | match c.ctr {
                     Ctr::General(j) => 1 << j,
                     Ctr::Fixed => 1 << t.fixed_index(),
                     Ctr::Free(_) => 0,
                 }
             })
+    }
+
+    fn any_started(&self) -> bool {
+        self.cfg.iter().flatten().any(|c| c.started)
     }
 }
 
@@ -103,6 +94,11 @@ pub(crate) struct BoxState {
     ty: &'static BoxType,
     index: usize,
     pkg: usize,
+    /// Each slot's owner, counter and progress, lock-free.
+    live: [live::Slot; MAX_SLOTS],
+    /// Each slot's event, for the timer and the PMI.
+    #[pin]
+    events: EventSlots<MAX_SLOTS>,
     #[pin]
     inner: IrqLock<BoxInner>,
 }
@@ -110,125 +106,142 @@ pub(crate) struct BoxState {
 impl BoxState {
     fn new(ctx: Arc<Ctx>, ty: &'static BoxType, index: usize, pkg: usize) -> Result<Arc<Self>> {
         let inner = BoxInner {
-            slots: [None; MAX_SLOTS],
+            cfg: [None; MAX_SLOTS],
             shared: Shared::default(),
             disabled: false,
             applied: None,
         };
         Arc::pin_init(
-            pin_init!(BoxState { ctx, ty, index, pkg, inner <- new_irq_lock!(inner, "rust_uncore:box") }),
+            pin_init!(BoxState {
+                ctx,
+                ty,
+                index,
+                pkg,
+                live: core::array::from_fn(|_| live::Slot::new()),
+                events <- EventSlots::new(),
+                inner <- new_irq_lock!(inner, "rust_uncore:box"),
+            }),
             GFP_KERNEL,
         )
     }
 
-    /// Accounts the counts since the last update of `a` as pending. Where the
-    /// hardware has a per-counter overflow status bit, the bit tells whether
-    /// the counter wrapped, and reading it clears it: each wrap is accounted
-    /// exactly once, whichever path (poll, read, PMI) sees it first.
-    fn update(&self, a: &mut Active) {
-        let width = program::counter_reg(self.ty, self.index, a.ctr).width;
-        let r = match program::overflow_bit(self.ctx.platform, self.ty, self.index, a.ctr) {
-            Some(ob) => self
-                .ctx
-                .read_with_overflow(self.pkg, self.ty, self.index, a.ctr, ob),
-            None => self
-                .ctx
-                .read_counter(self.pkg, self.ty, self.index, a.ctr)
-                .map(|v| (v, false)),
-        };
-        if let Ok((now, ovf)) = r {
-            a.pending = a
-                .pending
-                .wrapping_add(delta_with_status(a.prev, now, width, ovf));
-            a.prev = now;
+    /// The width of counter `code` (a [`Ctr::code`]).
+    fn width(&self, code: u8) -> u32 {
+        program::counter_reg(self.ty, self.index, Ctr::from_code(code)).width
+    }
+
+    /// Reads counter `code`, lock-free.
+    fn read(&self, code: u8) -> Option<u64> {
+        self.ctx
+            .read_counter(self.pkg, self.ty, self.index, Ctr::from_code(code))
+            .ok()
+    }
+
+    /// Observes slot `k` for `owner`: the increase since the last
+    /// observation, if any.
+    fn observe(&self, k: usize, owner: usize) -> Option<u64> {
+        self.live
+            .get(k)?
+            .observe(owner, |c| self.width(c), |c| self.read(c))
+    }
+
+    /// Accounts slot `k`'s progress to the event its entry holds (timer
+    /// and PMI, on the collector, where `add` and `del` cannot interleave).
+    fn account(&self, k: usize) {
+        let Some(s) = self.live.get(k) else { return };
+        if let Some(d) = self.observe(k, s.owner()) {
+            self.events.with(k, |ev| ev.add_count(d));
         }
     }
 
-    /// Updates the started events on the counters in `counters` (bit per
+    /// Accounts the started slots on the counters in `counters` (bit per
     /// general counter; `fixed` for the fixed counter); returns the counter
     /// bits (in the status register's layout) that had an event.
-    fn update_overflowed(&self, counters: u32, fixed: bool) -> u64 {
-        let mut inner = self.inner.lock();
+    fn account_overflowed(&self, counters: u32, fixed: bool) -> u64 {
+        let p = self.ctx.platform;
         let mut done = 0u64;
-        for k in 0..MAX_SLOTS {
-            let Some(mut a) = inner.slots[k] else {
+        for (k, s) in self.live.iter().enumerate() {
+            if !s.prev.is_armed() {
                 continue;
-            };
-            let hit = match a.ctr {
+            }
+            let c = Ctr::from_code(s.ctr());
+            let hit = match c {
                 Ctr::General(j) => counters & (1 << j) != 0,
                 Ctr::Fixed => fixed,
                 Ctr::Free(_) => false,
             };
-            if !hit || !a.started {
+            if !hit {
                 continue;
             }
-            self.update(&mut a);
-            inner.slots[k] = Some(a);
-            if let Some(ob) = program::overflow_bit(self.ctx.platform, self.ty, self.index, a.ctr) {
+            self.account(k);
+            if let Some(ob) = program::overflow_bit(p, self.ty, self.index, c) {
                 done |= ob.bit;
             }
         }
         done
     }
 
-    /// Programs and starts `a`.
+    /// Programs and starts slot `k`.
     fn start_one(&self, inner: &mut BoxInner, k: usize) {
-        let Some(mut a) = inner.slots[k] else { return };
-        if a.started {
+        let Some(mut c) = inner.cfg[k] else { return };
+        if c.started {
             return;
         }
         let t = self.ty;
-        if !matches!(a.ctr, Ctr::Free(_)) {
+        if !matches!(c.ctr, Ctr::Free(_)) {
             let pmi = self.ctx.pmis();
             let ops = program::event_enable(
                 t,
                 self.index,
-                a.ctr,
-                a.ctl,
+                c.ctr,
+                c.ctl,
                 &inner.shared,
-                a.held.as_ref(),
+                c.held.as_ref(),
                 pmi,
             );
             if self.ctx.exec(self.pkg, t, self.index, &ops).is_err() {
                 return;
             }
         }
-        // A stale overflow bit of the counter's last user is no wrap of ours.
-        if let Some(ob) = program::overflow_bit(self.ctx.platform, t, self.index, a.ctr) {
+        // A stale overflow bit of the counter's last user is no overflow of
+        // this event's.
+        if let Some(ob) = program::overflow_bit(self.ctx.platform, t, self.index, c.ctr) {
             let _ = self.ctx.wrmsr(self.pkg, ob.clear, ob.bit);
         }
-        a.prev = self
-            .ctx
-            .read_counter(self.pkg, t, self.index, a.ctr)
-            .unwrap_or(0);
-        a.started = true;
-        inner.slots[k] = Some(a);
+        let code = c.ctr.code();
+        let Some(now) = self.read(code) else { return };
+        self.live[k].start(code, now);
+        c.started = true;
+        inner.cfg[k] = Some(c);
         self.apply_run(inner);
     }
 
-    /// Stops `a`, adding its last counts when `update`.
-    fn stop_one(&self, inner: &mut BoxInner, k: usize, update: bool) {
-        let Some(mut a) = inner.slots[k] else { return };
-        if !a.started {
+    /// Stops slot `k`, adding its last counts to its event.
+    fn stop_one(&self, inner: &mut BoxInner, k: usize) {
+        let Some(mut c) = inner.cfg[k] else { return };
+        if !c.started {
             return;
         }
-        if !matches!(a.ctr, Ctr::Free(_)) {
-            let ops = program::event_disable(self.ty, self.index, a.ctr, a.ctl);
+        if !matches!(c.ctr, Ctr::Free(_)) {
+            let ops = program::event_disable(self.ty, self.index, c.ctr, c.ctl);
             // A failed write leaves the counter running; its count is still
             // taken below, and the next start reprograms it.
             let _ = self.ctx.exec(self.pkg, self.ty, self.index, &ops);
         }
-        if update {
-            self.update(&mut a);
-        }
-        a.started = false;
-        inner.slots[k] = Some(a);
+        let code = c.ctr.code();
+        let d = self.live[k].stop(self.width(code), || self.read(code));
+        self.events.with(k, |ev| ev.add_count(d));
+        c.started = false;
+        inner.cfg[k] = Some(c);
         self.apply_run(inner);
     }
 
     /// Writes the box-level run/freeze state for the started counters,
-    /// when it changed.
+    /// when it changed; never while the package is parked.
     fn apply_run(&self, inner: &mut BoxInner) {
+        if self.ctx.is_parked(self.pkg) {
+            return;
+        }
         let state = (!inner.disabled, inner.started_mask(self.ty));
         if inner.applied == Some(state) {
             return;
@@ -247,31 +260,20 @@ impl BoxState {
             inner.applied = Some(state);
         }
     }
-
-    /// Forgets the box-level state written (after a box initialisation).
-    pub(crate) fn reset_applied(&self) {
-        self.inner.lock().applied = None;
-    }
-
-    fn any_started(inner: &BoxInner) -> bool {
-        inner.slots.iter().flatten().any(|a| a.started)
-    }
 }
 
 impl TimerHandler for BoxState {
     fn fire(&self) -> bool {
-        if self.ctx.collector(self.pkg) != Some(CpuId::current()) {
+        // Register reads are the package's own: a timer that ended up on
+        // another package (it never should) stops.
+        if CpuId::current().package() != self.pkg {
             return false;
         }
-        let mut inner = self.inner.lock();
         let mut more = false;
         for k in 0..MAX_SLOTS {
-            if let Some(mut a) = inner.slots[k] {
-                if a.started {
-                    self.update(&mut a);
-                    inner.slots[k] = Some(a);
-                    more = true;
-                }
+            if self.live[k].prev.is_armed() {
+                self.account(k);
+                more = true;
             }
         }
         more
@@ -288,6 +290,8 @@ pub(crate) struct UncorePmu {
     boxes: KVec<Arc<BoxState>>,
     timers: KVec<Pin<KBox<Timer<BoxState>>>>,
     interval_ns: u64,
+    /// The collectors of the packages where the box is present.
+    cpumask: CpuMask,
 }
 
 impl UncorePmu {
@@ -309,7 +313,7 @@ impl UncorePmu {
             boxes.push(b, GFP_KERNEL)?;
         }
         let name = CString::try_from(name)?;
-        Ok(UncorePmu {
+        let pmu = UncorePmu {
             ctx: ctx.clone(),
             ty,
             index,
@@ -317,7 +321,10 @@ impl UncorePmu {
             boxes,
             timers,
             interval_ns: poll::interval_ns(ty),
-        })
+            cpumask: CpuMask::new()?,
+        };
+        pmu.refresh_cpumask();
+        Ok(pmu)
     }
 
     /// The PMU name.
@@ -335,15 +342,42 @@ impl UncorePmu {
         self.index
     }
 
+    /// The PCI function of a PCI or MMIO box.
+    fn role(&self) -> Option<Role> {
+        matches!(self.ty.space, Space::Pci { .. } | Space::Mmio { .. }).then(|| Role::Box {
+            ty: self.ty.name,
+            index: self.index as u8,
+        })
+    }
+
+    /// Whether the box exists on package `pkg` (an MSR box on every
+    /// package; a PCI or MMIO box where its function is bound).
+    pub(crate) fn present(&self, pkg: usize) -> bool {
+        match self.role() {
+            None => pkg < self.ctx.packages,
+            Some(r) => self.ctx.registry.present(pkg, r),
+        }
+    }
+
+    /// Makes `cpumask` the collectors of the packages where the box is.
+    pub(crate) fn refresh_cpumask(&self) {
+        for cpu in CpuId::all() {
+            let pkg = cpu.package();
+            if self.ctx.collector(pkg) == Some(cpu) && self.present(pkg) {
+                self.cpumask.set(cpu);
+            } else {
+                self.cpumask.clear(cpu);
+            }
+        }
+    }
+
     /// Takes the last counts of every started event of package `pkg`'s box
     /// and stops them, before the box's device goes away.
     pub(crate) fn retire(&self, pkg: usize) {
         let Some(b) = self.boxes.get(pkg) else { return };
         let mut inner = b.inner.lock();
         for k in 0..MAX_SLOTS {
-            if inner.slots[k].is_some_and(|a| a.started) {
-                b.stop_one(&mut inner, k, true);
-            }
+            b.stop_one(&mut inner, k);
         }
     }
 
@@ -352,7 +386,14 @@ impl UncorePmu {
     pub(crate) fn pmi_update(&self, pkg: usize, counters: u32, fixed: bool) -> u64 {
         self.boxes
             .get(pkg)
-            .map_or(0, |b| b.update_overflowed(counters, fixed))
+            .map_or(0, |b| b.account_overflowed(counters, fixed))
+    }
+
+    /// Runs package `pkg`'s poll now, as the timer does (on the collector).
+    pub(crate) fn poll(&self, pkg: usize) {
+        if let Some(b) = self.boxes.get(pkg) {
+            b.fire();
+        }
     }
 
     /// Stops the polling timer of package `pkg` (before its events move).
@@ -367,15 +408,25 @@ impl UncorePmu {
         let ops = program::box_init(self.ty, self.index);
         self.ctx.exec(pkg, self.ty, self.index, &ops)?;
         if let Some(b) = self.boxes.get(pkg) {
-            b.reset_applied();
+            b.inner.lock().applied = None;
         }
         Ok(())
     }
 
-    fn is_pci(&self) -> bool {
-        matches!(self.ty.space, Space::Pci { .. } | Space::Mmio { .. })
+    /// Freezes the box of package `pkg` (on a CPU of that package), as the
+    /// package is parked.
+    pub(crate) fn park_box(&self, pkg: usize) {
+        let Some(b) = self.boxes.get(pkg) else { return };
+        let mut inner = b.inner.lock();
+        let g = self.ctx.global(pkg);
+        let ops = program::box_run(self.ctx.platform, self.ty, self.index, false, 0, &g);
+        if self.ty.box_ctl != BoxCtl::UGlobal {
+            let _ = self.ctx.exec(pkg, self.ty, self.index, &ops);
+        }
+        inner.applied = None;
     }
 
+    /// The box of the package of the CPU this runs on.
     fn current_box(&self) -> Option<&Arc<BoxState>> {
         self.boxes.get(CpuId::current().package())
     }
@@ -399,7 +450,7 @@ impl UncorePmu {
     }
 
     /// Checks that `enc` and the other members of `ev`'s group fit this box
-    /// together (shared registers and counters).
+    /// together: its slots, its shared registers and its counters.
     fn validate_group(&self, ev: &NewEvent, enc: Encoded) -> Result {
         let mut shared = Shared::default();
         let mut wants = [Want {
@@ -407,15 +458,20 @@ impl UncorePmu {
             current: None,
         }; MAX_EVENTS];
         let mut n = 0;
-        let mut add = |e: Encoded| -> Result {
+        let mut slots = 0;
+        let mut add = |e: Encoded| -> core::result::Result<(), &'static str> {
+            slots += 1;
+            if slots > MAX_SLOTS {
+                return Err("the group has more events of this PMU than it has slots");
+            }
             if shared.take(&e.shared).is_none() {
-                return Err(EINVAL);
+                return Err("the group's filters conflict");
             }
             if matches!(e.kind, Kind::FreeRunning(_)) {
                 return Ok(());
             }
             if n >= MAX_EVENTS {
-                return Err(EINVAL);
+                return Err("the group does not fit the counters");
             }
             wants[n] = Want {
                 counters: e.counters,
@@ -424,21 +480,18 @@ impl UncorePmu {
             n += 1;
             Ok(())
         };
-        let mut members = Ok(());
-        ev.for_each_group_member(|m| match encode(self.ty, self.index, Self::attr(m)) {
-            Ok(e) => add(e),
-            Err(_) => {
-                members = Err(EINVAL);
-                Err(EINVAL)
-            }
+        let mut why = None;
+        ev.for_each_group_member(|m| {
+            let r = encode(self.ty, self.index, Self::attr(m))
+                .map_err(|_| "a member of the group is invalid")
+                .and_then(&mut add);
+            r.map_err(|w| {
+                why = Some(w);
+                EINVAL
+            })
         })
-        .map_err(|_| {
-            self.refuse(format_args!(
-                "the group's events of this PMU need more shared registers than it has"
-            ))
-        })?;
-        members?;
-        add(enc).map_err(|_| self.refuse(format_args!("the group's filters conflict")))?;
+        .map_err(|_| self.refuse(format_args!("{}", why.unwrap_or("invalid group"))))?;
+        add(enc).map_err(|w| self.refuse(format_args!("{}", w)))?;
         let mut out = [0u8; MAX_EVENTS];
         if !sched::assign(&wants[..n], &mut out) {
             return Err(self.refuse(format_args!("the group does not fit the counters")));
@@ -467,26 +520,20 @@ impl PmuOps for UncorePmu {
             return Err(self.refuse(format_args!("uncore events need a CPU (use -a or -C)")));
         };
         let pkg = cpu.package();
-        let collector = self
-            .ctx
-            .collector(pkg)
-            .ok_or_else(|| self.refuse(format_args!("package {} has no online CPU", pkg)))?;
-        if self.is_pci()
-            && !self.ctx.pci_present(
-                pkg,
-                Role::Box {
-                    ty: self.ty.name,
-                    index: self.index as u8,
-                },
-            )
-        {
+        let collector = self.ctx.collector(pkg).ok_or_else(|| {
+            self.refuse(format_args!(
+                "package {} has no collecting CPU (offline, or changing)",
+                pkg
+            ))
+        })?;
+        if !self.present(pkg) {
             return Err(self.refuse(format_args!("no device for this box on package {}", pkg)));
         }
         let enc = encode(self.ty, self.index, Self::attr(ev))
             .map_err(|e| self.refuse(format_args!("{}", e)))?;
         if self.ty.special == Special::QpiMatchMask
             && !enc.shared.is_none()
-            && !self.ctx.pci_present(
+            && !self.ctx.registry.present(
                 pkg,
                 Role::QpiFilter {
                     port: self.index as u8,
@@ -507,7 +554,9 @@ impl PmuOps for UncorePmu {
         let b = self.current_box().ok_or(EINVAL)?;
         let enc = encode(self.ty, self.index, Self::attr(ev)).map_err(|_| EINVAL)?;
         let mut inner = b.inner.lock();
-        let free = inner.slots.iter().position(|s| s.is_none()).ok_or(EBUSY)?;
+        let free = (0..MAX_SLOTS)
+            .find(|&k| inner.cfg[k].is_none() && b.live[k].owner() == live::NO_OWNER)
+            .ok_or(EBUSY)?;
         let choice = inner.shared.take(&enc.shared).ok_or(EBUSY)?;
         // Place every counter-using event, the new one last.
         let mut wants = [Want {
@@ -516,16 +565,16 @@ impl PmuOps for UncorePmu {
         }; MAX_EVENTS];
         let mut who = [usize::MAX; MAX_EVENTS];
         let mut n = 0;
-        for (k, a) in inner.slots.iter().enumerate() {
-            if let Some(a) = a {
-                let current = match a.ctr {
+        for (k, c) in inner.cfg.iter().enumerate() {
+            if let Some(c) = c {
+                let current = match c.ctr {
                     Ctr::General(j) => j,
                     Ctr::Fixed => self.ty.fixed_index(),
                     Ctr::Free(_) => continue,
                 };
                 if n < MAX_EVENTS {
                     wants[n] = Want {
-                        counters: a.counters,
+                        counters: c.counters,
                         current: Some(current),
                     };
                     who[n] = k;
@@ -564,41 +613,41 @@ impl PmuOps for UncorePmu {
         if new_ctr.is_none() {
             for i in 0..n - 1 {
                 let k = who[i];
-                let Some(a) = inner.slots[k] else { continue };
-                let c = to_ctr(out[i]);
-                if a.ctr != c {
-                    restart[k] = a.started;
-                    b.stop_one(&mut inner, k, true);
-                    if let Some(mut a) = inner.slots[k] {
-                        a.ctr = c;
-                        inner.slots[k] = Some(a);
+                let Some(c) = inner.cfg[k] else { continue };
+                let to = to_ctr(out[i]);
+                if c.ctr != to {
+                    restart[k] = c.started;
+                    b.stop_one(&mut inner, k);
+                    if let Some(mut c) = inner.cfg[k] {
+                        c.ctr = to;
+                        inner.cfg[k] = Some(c);
                     }
                 }
             }
         }
         let ctr = new_ctr.unwrap_or_else(|| to_ctr(out[n - 1]));
         let held = (!enc.shared.is_none()).then(|| enc.shared.choices()[choice as usize]);
-        let ctl = enc.ctl_for(choice);
-        inner.slots[free] = Some(Active {
+        inner.cfg[free] = Some(Cfg {
             ev: ev.id(),
-            ctl,
+            ctl: enc.ctl_for(choice),
             counters: enc.counters,
             held,
             ctr,
-            prev: 0,
             started: false,
-            pending: 0,
         });
+        b.live[free].claim(ev.id().as_usize());
+        b.events.set(free, ev);
+        ev.set_index(Some(free));
         for (k, r) in restart.iter().enumerate() {
             if *r {
                 b.start_one(&mut inner, k);
             }
         }
         if flags & EF_START != 0 {
-            let first = !BoxState::any_started(&inner);
+            let first = !inner.any_started();
             b.start_one(&mut inner, free);
+            drop(inner);
             if first {
-                drop(inner);
                 self.timers[b.pkg].start(self.interval_ns);
             }
         }
@@ -607,22 +656,38 @@ impl PmuOps for UncorePmu {
 
     fn del(&self, ev: &Event, _flags: u32) {
         let Some(b) = self.current_box() else { return };
+        let Some(k) = ev.index() else { return };
         let mut inner = b.inner.lock();
-        let Some(k) = inner.find(ev) else { return };
-        b.stop_one(&mut inner, k, true);
-        if let Some(mut a) = inner.slots[k].take() {
-            a.flush(ev);
-            if let Some(c) = a.held {
-                inner.shared.release_choice(&c);
+        if !inner
+            .cfg
+            .get(k)
+            .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()))
+        {
+            return;
+        }
+        b.stop_one(&mut inner, k);
+        if let Some(c) = inner.cfg[k].take() {
+            if let Some(h) = c.held {
+                inner.shared.release_choice(&h);
             }
         }
+        b.live[k].release();
+        ev.set_index(None);
+        // The trampoline empties the event's entry after this returns.
     }
 
     fn start(&self, ev: &Event, _flags: u32) {
         let Some(b) = self.current_box() else { return };
+        let Some(k) = ev.index() else { return };
         let mut inner = b.inner.lock();
-        let Some(k) = inner.find(ev) else { return };
-        let first = !BoxState::any_started(&inner);
+        if !inner
+            .cfg
+            .get(k)
+            .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()))
+        {
+            return;
+        }
+        let first = !inner.any_started();
         b.start_one(&mut inner, k);
         drop(inner);
         if first {
@@ -630,38 +695,33 @@ impl PmuOps for UncorePmu {
         }
     }
 
-    fn stop(&self, ev: &Event, flags: u32) {
+    fn stop(&self, ev: &Event, _flags: u32) {
+        // The count is always taken, `PERF_EF_UPDATE` or not: nothing that
+        // was counted is dropped.
         let Some(b) = self.current_box() else { return };
+        let Some(k) = ev.index() else { return };
         let mut inner = b.inner.lock();
-        if let Some(k) = inner.find(ev) {
-            let update = flags & EF_UPDATE != 0;
-            b.stop_one(&mut inner, k, update);
-            if let (true, Some(a)) = (update, inner.slots[k].as_mut()) {
-                a.flush(ev);
-            }
+        if inner
+            .cfg
+            .get(k)
+            .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()))
+        {
+            b.stop_one(&mut inner, k);
         }
         // The timer stops by itself when it finds nothing started.
     }
 
     fn read(&self, ev: &Event) {
+        // Lock-free: perf may call this in NMI context.
         let Some(b) = self.current_box() else { return };
-        let mut inner = b.inner.lock();
-        if let Some(k) = inner.find(ev) {
-            if let Some(mut a) = inner.slots[k] {
-                if a.started {
-                    b.update(&mut a);
-                }
-                a.flush(ev);
-                inner.slots[k] = Some(a);
-            }
+        let Some(k) = ev.index() else { return };
+        if let Some(d) = b.observe(k, ev.id().as_usize()) {
+            ev.add_count(d);
         }
     }
 
     fn enable(&self) {
         let Some(b) = self.current_box() else { return };
-        if self.ctx.collector(b.pkg) != Some(CpuId::current()) {
-            return;
-        }
         let mut inner = b.inner.lock();
         inner.disabled = false;
         b.apply_run(&mut inner);
@@ -669,15 +729,24 @@ impl PmuOps for UncorePmu {
 
     fn disable(&self) {
         let Some(b) = self.current_box() else { return };
-        if self.ctx.collector(b.pkg) != Some(CpuId::current()) {
-            return;
-        }
         let mut inner = b.inner.lock();
         inner.disabled = true;
         b.apply_run(&mut inner);
     }
 
     fn cpumask(&self) -> &CpuMask {
-        &self.ctx.cpumask
+        &self.cpumask
     }
+}
+
+/// The events' slots of a PMU's box on package `pkg`, held locked while
+/// `f` runs (the simulation's NMI self-test).
+pub(crate) fn with_box_locked<R>(
+    pmu: &Registration<UncorePmu>,
+    pkg: usize,
+    f: impl FnOnce() -> R,
+) -> Option<R> {
+    let b = pmu.ops().boxes.get(pkg)?;
+    let _g = b.inner.lock();
+    Some(f())
 }

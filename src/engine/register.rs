@@ -91,12 +91,12 @@ pub(super) fn pci_pmus(
                 ty: t.name,
                 index: i as u8,
             };
-            if !(0..ctx.packages).any(|pkg| ctx.pci_present(pkg, role)) {
+            if !(0..ctx.packages).any(|pkg| ctx.registry.present(pkg, role)) {
                 continue;
             }
             let name = pmu_name(t, i, count)?;
             let up = UncorePmu::new(ctx, t, i, &name)?;
-            for pkg in (0..ctx.packages).filter(|&pkg| ctx.pci_present(pkg, role)) {
+            for pkg in (0..ctx.packages).filter(|&pkg| ctx.registry.present(pkg, role)) {
                 up.init_box(pkg).inspect_err(|e| {
                     pr_warn!("{}: box init on package {} failed: {:?}\n", &*name, pkg, e)
                 })?;

@@ -10,13 +10,22 @@
 //!   sees `count` cycles of the event (see the model's documentation for
 //!   what counts). `event=0xff` is the box's clock (its fixed counter).
 //!   Overflow PMIs the model raises are delivered as NMIs to the selected
-//!   cores, and the write returns once they are handled.
+//!   cores, and the write returns once they are handled. An occurrence
+//!   stands for time passing: the boxes' poll then runs on the collector,
+//!   as the poll timer would during those cycles. A count that could move
+//!   a counter by a whole wrap in one step is refused (`ERANGE`).
 //! - `regs` (read): every box's registers on every socket.
-//! - `stats` (read): NMIs taken as uncore PMIs, PMIs handled, and NMIs left
-//!   to other handlers.
+//! - `stats` (read): NMIs taken as uncore PMIs, PMIs handled, NMIs left to
+//!   other handlers, the PCI registry's size, and the self-test's outcome.
 //! - `unplug` (write): `pmu=<name> [socket=<n>]` removes the PCI function
-//!   of a PCI or MMIO box, as a hot removal or unbind would.
-
+//!   of a PCI or MMIO box, as a hot removal or unbind would (`EINVAL` for
+//!   an MSR box).
+//! - `plug` (write): `pmu=<name> [socket=<n>]` binds it again, as a probe
+//!   after load would.
+//! - `selftest` (write): `pmu=<name> [socket=<n>] config=<v> event=<sel>
+//!   [umask=..] [count=..] [rounds=<n>]` runs the NMI read self-test
+//!   (`selftest.rs`): `EIO` unless every round read the exact count from
+//!   NMI context while the collector held the box's and the model's locks.
 use super::backend::Backend;
 use super::Core;
 use crate::hw::model::{Occurrence, Props};
@@ -33,13 +42,17 @@ const INJECT: u32 = 0;
 const REGS: u32 = 1;
 const UNPLUG: u32 = 2;
 const STATS: u32 = 3;
+const PLUG: u32 = 4;
+const SELFTEST: u32 = 5;
 
 /// The files of the directory, with their numbers.
-static FILES: [(&CStr, u32); 4] = [
+static FILES: [(&CStr, u32); 6] = [
     (c_str!("inject"), INJECT),
     (c_str!("regs"), REGS),
     (c_str!("unplug"), UNPLUG),
     (c_str!("stats"), STATS),
+    (c_str!("plug"), PLUG),
+    (c_str!("selftest"), SELFTEST),
 ];
 
 /// The debugfs directory of the simulation.
@@ -63,6 +76,83 @@ fn num(v: &str) -> Result<u64> {
     parse_number(v).ok_or(EINVAL)
 }
 
+/// A parsed `inject` or `selftest` line.
+struct Line<'a> {
+    pmus: Option<&'a str>,
+    socket: usize,
+    occ: Occurrence,
+    have_event: bool,
+    config: Option<u64>,
+    rounds: u32,
+}
+
+/// Parses the keys of an `inject` or `selftest` line.
+fn parse_line(line: &str) -> Result<Line<'_>> {
+    let mut l = Line {
+        pmus: None,
+        socket: 0,
+        occ: Occurrence {
+            cycles: 1,
+            inc: 1,
+            ..Occurrence::default()
+        },
+        have_event: false,
+        config: None,
+        rounds: 1,
+    };
+    for kv in line.split_whitespace() {
+        let (k, v) = kv.split_once('=').ok_or(EINVAL)?;
+        let occ = &mut l.occ;
+        let p: &mut Props = &mut occ.props;
+        match k {
+            "pmu" => l.pmus = Some(v),
+            "socket" => l.socket = small(v)?,
+            "event" => {
+                occ.event = small(v)?;
+                l.have_event = true;
+            }
+            "umask" => occ.umask = small(v)?,
+            "count" => occ.cycles = num(v)?,
+            "inc" => occ.inc = small(v)?,
+            "tid" => p.tid = Some(small(v)?),
+            "nid" => p.nid = Some(small(v)?),
+            "state" => p.state = Some(small(v)?),
+            "opc" => p.opc = Some(small(v)?),
+            "freq" => p.freq = Some(small(v)?),
+            "occ_sel" => p.occ_sel = Some(small(v)?),
+            "packet" => p.packet = Some(num(v)?),
+            "counter" => p.counter = Some(small(v)?),
+            "sub" => p.sub = Some(num(v)?),
+            "config" => l.config = Some(num(v)?),
+            "rounds" => l.rounds = small(v)?,
+            _ => {
+                crate::sys::pr_dbg!("rust_uncore: sim: unknown key {}\n", k);
+                return Err(EINVAL);
+            }
+        }
+    }
+    Ok(l)
+}
+
+/// A number that must fit `T`.
+fn small<T: TryFrom<u64>>(v: &str) -> Result<T> {
+    T::try_from(num(v)?).map_err(|_| ERANGE)
+}
+
+/// Parses `pmu=<name> [socket=<n>]`.
+fn parse_target(line: &str) -> Result<(&str, usize)> {
+    let mut pmu = None;
+    let mut socket = 0usize;
+    for kv in line.split_whitespace() {
+        match kv.split_once('=').ok_or(EINVAL)? {
+            ("pmu", v) => pmu = Some(v),
+            ("socket", v) => socket = small(v)?,
+            _ => return Err(EINVAL),
+        }
+    }
+    Ok((pmu.ok_or(EINVAL)?, socket))
+}
+
 impl Core {
     /// The PMU named `name`.
     fn pmu(&self, name: &str) -> Result<&super::Pmu> {
@@ -73,64 +163,58 @@ impl Core {
     }
 
     fn inject_line(&self, line: &str) -> Result {
-        let Backend::Sim(model) = &self.ctx.backend else {
+        let Backend::Sim(sim) = &self.ctx.backend else {
             return Err(ENODEV);
         };
-        let mut pmu = None;
-        let mut socket = 0usize;
-        let mut occ = Occurrence {
-            cycles: 1,
-            inc: 1,
-            ..Occurrence::default()
-        };
-        let mut have_event = false;
-        for kv in line.split_whitespace() {
-            let (k, v) = kv.split_once('=').ok_or(EINVAL)?;
-            let p: &mut Props = &mut occ.props;
-            match k {
-                "pmu" => pmu = Some(v),
-                "socket" => socket = num(v)? as usize,
-                "event" => {
-                    occ.event = num(v)? as u16;
-                    have_event = true;
-                }
-                "umask" => occ.umask = num(v)? as u8,
-                "count" => occ.cycles = num(v)?,
-                "inc" => occ.inc = num(v)? as u32,
-                "tid" => p.tid = Some(num(v)? as u8),
-                "nid" => p.nid = Some(num(v)? as u8),
-                "state" => p.state = Some(num(v)? as u8),
-                "opc" => p.opc = Some(num(v)? as u16),
-                "freq" => p.freq = Some(num(v)? as u8),
-                "occ_sel" => p.occ_sel = Some(num(v)? as u8),
-                "packet" => p.packet = Some(num(v)?),
-                "counter" => p.counter = Some(num(v)? as u8),
-                "sub" => p.sub = Some(num(v)?),
-                _ => {
-                    crate::sys::pr_dbg!("inject: unknown key {}\n", k);
-                    return Err(EINVAL);
-                }
-            }
-        }
-        let names = pmu.ok_or(EINVAL)?;
-        if !have_event || socket >= self.ctx.packages {
+        let l = parse_line(line)?;
+        let names = l.pmus.ok_or(EINVAL)?;
+        let socket = l.socket;
+        if !l.have_event || socket >= self.ctx.packages {
             return Err(EINVAL);
+        }
+        // One step must not move a counter by a whole wrap: the driver would
+        // see it as nothing (nor would any hardware, whose counters cannot
+        // advance that far between two polls).
+        let amount = l.occ.cycles.saturating_mul(u64::from(l.occ.inc));
+        for name in names.split(',') {
+            let t = self.pmu(name)?.ops().box_type();
+            let bits = t.fixed.map_or(t.ctr_bits, |f| f.bits.min(t.ctr_bits));
+            if amount > crate::hw::bits::low_mask(u32::from(bits)) {
+                crate::sys::pr_dbg!(
+                    "rust_uncore: sim: {} occurrences exceed {}'s {}-bit counters\n",
+                    amount,
+                    name,
+                    bits
+                );
+                return Err(ERANGE);
+            }
         }
         // Several PMUs (comma-separated) see the occurrence at once, before
         // any PMI is delivered.
-        let cores = {
-            let mut m = model.lock();
+        let cores = sim.change(socket, |m| -> Result<u64> {
             for name in names.split(',') {
                 let p = self.pmu(name)?;
                 let t = p.ops().box_type();
-                m.inject(socket, t.name, p.ops().index() as u8, &occ)
+                m.inject(socket, t.name, p.ops().index() as u8, &l.occ)
                     .map_err(|_| EINVAL)?;
             }
-            m.take_pmi(socket)
-        };
-        // The model raised PMIs: deliver them, as NMIs, to those cores, and
-        // wait (up to 100 ms) until they are handled, as the hardware's PMI
-        // latency is far shorter than any counter's wrap.
+            Ok(m.take_pmi(socket))
+        })?;
+        self.deliver_pmis(socket, cores);
+        // The cycles passed: the boxes' poll runs, on the collector.
+        if let Some(cpu) = self.ctx.collector(socket) {
+            for name in names.split(',') {
+                let p = self.pmu(name)?;
+                crate::sys::cpu::run_on(cpu, &|| p.ops().poll(socket))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Delivers the PMIs the model raised on `socket` (a bit per core) as
+    /// NMIs, and waits (up to 100 ms) until they are handled, as the
+    /// hardware's PMI latency is far shorter than any counter's wrap.
+    fn deliver_pmis(&self, socket: usize, cores: u64) {
         use core::sync::atomic::Ordering;
         for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
             if let (Some(cpu), Some(st)) = (
@@ -148,26 +232,63 @@ impl Core {
                 }
             }
         }
-        Ok(())
+    }
+
+    /// The PCI role of PMU `name` (an MSR PMU has none: `EINVAL`).
+    fn pci_role(&self, name: &str) -> Result<crate::hw::pci::Role> {
+        let p = self.pmu(name)?;
+        let t = p.ops().box_type();
+        if !super::is_pci(t) {
+            crate::sys::pr_dbg!("rust_uncore: sim: {} is no PCI or MMIO box\n", name);
+            return Err(EINVAL);
+        }
+        Ok(crate::hw::pci::Role::Box {
+            ty: t.name,
+            index: p.ops().index() as u8,
+        })
     }
 
     fn unplug_line(&self, line: &str) -> Result {
-        let mut pmu = None;
-        let mut socket = 0usize;
-        for kv in line.split_whitespace() {
-            match kv.split_once('=').ok_or(EINVAL)? {
-                ("pmu", v) => pmu = Some(v),
-                ("socket", v) => socket = num(v)? as usize,
-                _ => return Err(EINVAL),
-            }
-        }
-        let name = pmu.ok_or(EINVAL)?;
-        let p = self.pmu(name)?;
-        let role = crate::hw::pci::Role::Box {
-            ty: p.ops().box_type().name,
-            index: p.ops().index() as u8,
-        };
+        let (name, socket) = parse_target(line)?;
+        let role = self.pci_role(name)?;
         self.unplug(socket, role)
+    }
+
+    fn plug_line(&self, line: &str) -> Result {
+        let (name, socket) = parse_target(line)?;
+        let role = self.pci_role(name)?;
+        super::pcibox::plug_sim(&self.ctx, socket, role)?;
+        self.plugged(socket, role);
+        Ok(())
+    }
+
+    fn selftest_line(&self, line: &str) -> Result {
+        let l = parse_line(line)?;
+        let p = self.pmu(l.pmus.ok_or(EINVAL)?)?;
+        let config = l.config.ok_or(EINVAL)?;
+        if !l.have_event || l.socket >= self.ctx.packages {
+            return Err(EINVAL);
+        }
+        let o = self.nmi_read_test(p, l.socket, config, &l.occ, l.rounds)?;
+        use core::sync::atomic::Ordering::Relaxed;
+        let s = &self.ctx.stats;
+        s.selftest_rounds.store(o.rounds.into(), Relaxed);
+        s.selftest_nmi_reads.store(o.nmi_reads.into(), Relaxed);
+        s.selftest_exact.store(o.exact.into(), Relaxed);
+        pr_info!(
+            "sim: NMI read self-test on {}: {} rounds, {} NMI reads under the collector's locks, {} exact (last {}, want {})\n",
+            p.ops().name(),
+            o.rounds,
+            o.nmi_reads,
+            o.exact,
+            o.last,
+            o.want
+        );
+        if o.nmi_reads == l.rounds && o.exact == l.rounds {
+            Ok(())
+        } else {
+            Err(EIO)
+        }
     }
 
     fn dump_regs(&self, out: &mut Writer<'_>) -> Result {
@@ -218,10 +339,15 @@ impl DebugfsOps for Core {
                 let s = &self.ctx.stats;
                 writeln!(
                     out,
-                    "pmi_nmis {}\npmis_handled {}\nnmi_not_ours {}",
+                    "pmi_nmis {}\npmis_handled {}\nnmi_not_ours {}\npci_entries {}\n\
+                     selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
-                    s.nmi_not_ours.load(Relaxed)
+                    s.nmi_not_ours.load(Relaxed),
+                    self.ctx.registry.len(),
+                    s.selftest_rounds.load(Relaxed),
+                    s.selftest_nmi_reads.load(Relaxed),
+                    s.selftest_exact.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)
             }
@@ -240,6 +366,18 @@ impl DebugfsOps for Core {
             UNPLUG => {
                 for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
                     self.unplug_line(line)?;
+                }
+                Ok(())
+            }
+            PLUG => {
+                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    self.plug_line(line)?;
+                }
+                Ok(())
+            }
+            SELFTEST => {
+                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    self.selftest_line(line)?;
                 }
                 Ok(())
             }

@@ -12,9 +12,11 @@
 #![forbid(unsafe_code)]
 
 pub mod bits;
+pub mod catalog;
 pub mod counter;
 pub mod desc;
 pub mod encode;
+pub mod live;
 pub mod model;
 pub mod overflow;
 pub mod pci;

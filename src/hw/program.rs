@@ -84,6 +84,27 @@ pub enum Ctr {
     Free(u8),
 }
 
+impl Ctr {
+    /// The counter as one byte (for lock-free slots): general counters are
+    /// 0 to 63, free-running ones 64 to 127, the fixed counter 128.
+    pub const fn code(self) -> u8 {
+        match self {
+            Ctr::General(j) => j & 0x3f,
+            Ctr::Free(j) => 0x40 | (j & 0x3f),
+            Ctr::Fixed => 0x80,
+        }
+    }
+
+    /// The counter of a [`Ctr::code`].
+    pub const fn from_code(c: u8) -> Self {
+        match c {
+            0x80.. => Ctr::Fixed,
+            0x40.. => Ctr::Free(c & 0x3f),
+            _ => Ctr::General(c),
+        }
+    }
+}
+
 /// How to read a counter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CounterReg {

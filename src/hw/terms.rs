@@ -35,7 +35,7 @@ pub fn apply(f: &Format, value: u64, attr: &mut Attr) {
     let mut word = attr.word(f.word);
     for r in f.bits {
         word = r.set(word, v & r.max());
-        v >>= r.width();
+        v = v.checked_shr(r.width()).unwrap_or(0);
     }
     match f.word {
         Word::Config => attr.config = word,

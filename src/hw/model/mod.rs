@@ -376,6 +376,21 @@ impl Model {
         Ok((v, ovf))
     }
 
+    /// What a read of counter `c` of box `k` (an index of a socket's box
+    /// table, see [`box_index`]) on socket `s` returns: general counters
+    /// `0..n`, the fixed counter at [`FIXED`]. `None` for a counter the box
+    /// does not have.
+    pub fn counter_read(&self, s: usize, k: usize, c: usize) -> Option<u64> {
+        let sock = self.socket(s).ok()?;
+        let b = sock.boxes[..sock.n_boxes].get(k)?;
+        let r = if c == FIXED {
+            b.has_fixed.then_some(regs::Reg::FixedCtr)?
+        } else {
+            (c < b.n as usize).then_some(regs::Reg::Ctr(c))?
+        };
+        Some(regs::read_counter(b, r))
+    }
+
     /// Takes the cores with a pending PMI on socket `s` (bit per core).
     pub fn take_pmi(&mut self, s: usize) -> u64 {
         match self.socket_mut(s) {
@@ -402,6 +417,22 @@ impl Model {
         ctr.value = v & mask;
         Ok(())
     }
+}
+
+/// The counter number of a box's fixed counter in [`Model::counter_read`].
+pub const FIXED: usize = MAX_CTRS;
+
+/// The index of box `i` of the platform's type number `ti` in a socket's
+/// box table: the types in order, each with its boxes (the layout
+/// [`Model::reset`] builds).
+pub fn box_index(p: &Platform, ti: usize, i: u8) -> Option<usize> {
+    let t = p.types.get(ti)?;
+    if i >= t.num_boxes {
+        return None;
+    }
+    let before: usize = p.types[..ti].iter().map(|t| t.num_boxes as usize).sum();
+    let k = before + i as usize;
+    (k < MAX_BOXES).then_some(k)
 }
 
 /// The model's behaviour class of a box type of a platform.

@@ -279,6 +279,11 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
     Err(ModelError::NoRegister)
 }
 
+/// What a read of counter register `r` of `b` returns.
+pub(super) fn read_counter(b: &ModelBox, r: Reg) -> u64 {
+    read_reg(b, r)
+}
+
 fn read_reg(b: &ModelBox, r: Reg) -> u64 {
     match r {
         // SNB-EP box control bits are write-only and read as zero.

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The simulation's NMI read self-test (`selftest` in the debugfs
+//! directory): it reads an uncore event from NMI context, the way a BPF
+//! program does with `bpf_perf_event_read_value`, while the collecting CPU
+//! it interrupts holds the locks of the box and of the register model.
+//!
+//! A kernel counter of the PMU is opened on the package's collector. For
+//! each round the test injects occurrences of the event into the model,
+//! then, on the collector with interrupts off and both locks held, sends
+//! itself an NMI and waits for it: the NMI handler reads the counter with
+//! `perf_event_read_local`, which calls the PMU's `read`. A `read` that took
+//! either lock would spin forever on the CPU that holds it. Each round
+//! checks the value read against the occurrences injected so far.
+
+use super::backend::Backend;
+use super::pmu::with_box_locked;
+use super::Core;
+use crate::hw::model::Occurrence;
+use crate::sys::cpu::{self, CpuId};
+use crate::sys::perf::{Config, KernelCounter};
+use crate::sys::rcu;
+use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use kernel::prelude::*;
+
+/// Longest wait for the NMI, in units of 10 µs (100 ms).
+const NMI_WAIT: u32 = 10_000;
+
+/// A read the NMI handler does on one CPU.
+pub(crate) struct NmiRead {
+    counter: KernelCounter,
+    cpu: CpuId,
+    /// A read is requested.
+    pending: AtomicBool,
+    /// The read is done.
+    done: AtomicBool,
+    /// Its result: the count, or a negative errno.
+    value: AtomicI64,
+    /// NMIs handled.
+    handled: AtomicU64,
+}
+
+impl NmiRead {
+    /// Does the requested read, if this NMI is for it (NMI context).
+    pub(crate) fn nmi(&self) -> bool {
+        if CpuId::current() != self.cpu || !self.pending.swap(false, Ordering::AcqRel) {
+            return false;
+        }
+        let v = match self.counter.read_local() {
+            Ok(v) => i64::try_from(v).unwrap_or(i64::MAX),
+            Err(e) => i64::from(e.to_errno()),
+        };
+        self.value.store(v, Ordering::Release);
+        self.handled.fetch_add(1, Ordering::Relaxed);
+        self.done.store(true, Ordering::Release);
+        true
+    }
+}
+
+/// What the self-test found.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Outcome {
+    /// Rounds run.
+    pub(crate) rounds: u32,
+    /// Rounds whose NMI read came back while the locks were held.
+    pub(crate) nmi_reads: u32,
+    /// Rounds whose value was the injected total.
+    pub(crate) exact: u32,
+    /// The last value read.
+    pub(crate) last: i64,
+    /// The injected total.
+    pub(crate) want: u64,
+}
+
+impl Core {
+    /// Runs the NMI read self-test on PMU `pmu`'s box of package `pkg`:
+    /// `rounds` rounds of injecting `occ` and reading the event `config`
+    /// from NMI context. Process context.
+    pub(crate) fn nmi_read_test(
+        &self,
+        pmu: &super::Pmu,
+        pkg: usize,
+        config: u64,
+        occ: &Occurrence,
+        rounds: u32,
+    ) -> Result<Outcome> {
+        let Backend::Sim(sim) = &self.ctx.backend else {
+            return Err(ENODEV);
+        };
+        let cpu = self.ctx.collector(pkg).ok_or(ENODEV)?;
+        let counter = KernelCounter::new(
+            pmu.pmu_type(),
+            Config {
+                config,
+                ..Config::default()
+            },
+            cpu,
+        )?;
+        let test = KBox::new(
+            NmiRead {
+                counter,
+                cpu,
+                pending: AtomicBool::new(false),
+                done: AtomicBool::new(false),
+                value: AtomicI64::new(0),
+                handled: AtomicU64::new(0),
+            },
+            GFP_KERNEL,
+        )?;
+        drop(self.selftest.replace(Some(test)));
+        let mut out = Outcome::default();
+        let t = pmu.ops().box_type();
+        let index = pmu.ops().index() as u8;
+        let r = (|| -> Result {
+            for _ in 0..rounds {
+                let n = sim.change(pkg, |m| m.inject(pkg, t.name, index, occ));
+                if n.map_err(|_| EINVAL)? > 0 {
+                    out.want += occ.cycles.saturating_mul(u64::from(occ.inc));
+                }
+                let got = AtomicI64::new(0);
+                let came = AtomicBool::new(false);
+                cpu::run_on(cpu, &|| {
+                    let g = rcu::read_lock();
+                    let Some(test) = self.selftest.get(&g) else {
+                        return;
+                    };
+                    // The collector is busy: it holds the box's lock and
+                    // the model's while the NMI reads.
+                    let _ = with_box_locked(pmu, pkg, || {
+                        let _m = sim.lock();
+                        test.done.store(false, Ordering::Release);
+                        test.pending.store(true, Ordering::Release);
+                        crate::sys::nmi::send(cpu);
+                        for _ in 0..NMI_WAIT {
+                            if test.done.load(Ordering::Acquire) {
+                                came.store(true, Ordering::Release);
+                                got.store(test.value.load(Ordering::Acquire), Ordering::Release);
+                                return;
+                            }
+                            cpu::delay_us(10);
+                        }
+                        test.pending.store(false, Ordering::Release);
+                    });
+                })?;
+                out.rounds += 1;
+                let v = got.load(Ordering::Acquire);
+                if came.load(Ordering::Acquire) {
+                    out.nmi_reads += 1;
+                    out.last = v;
+                    if u64::try_from(v).ok() == Some(out.want) {
+                        out.exact += 1;
+                    }
+                }
+            }
+            Ok(())
+        })();
+        // Waits for the NMI handler, then releases the counter.
+        drop(self.selftest.replace(None));
+        r.map(|()| out)
+    }
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Event catalogs: every event and documented unit mask of every box type,
+//! as `events/` aliases.
+//!
+//! One module per platform family holds a `const` table per box type, built
+//! from the manuals (Nehalem-EX/Westmere-EX, Skylake client, Xeon 7100/7400)
+//! or from the perfmon event catalog (Sandy Bridge-EP, Ivy Bridge-EP). A
+//! table starts with the aliases its box type carries in the platform
+//! description (the Linux driver's, with the same names and terms), so it
+//! can stand in for them. Each module's documentation lists the manual events
+//! it leaves out and why.
+//!
+//! Conventions, checked by the tests:
+//! - a name is the manual's (or perfmon's) event name in lower case, without
+//!   the `UNC_<box>_` prefix, unit masks after a dot (`llc_lookup.data_read`);
+//!   it matches `[a-z][a-z0-9_.]*` and is unique within its box type;
+//! - every alias applies to its box type's `format/` fields and passes the
+//!   encoder;
+//! - an event that needs a filter, match or subcontrol value carries one in
+//!   its terms (a C-box line state or opcode, a PCU frequency band, a packet
+//!   match/mask, an R-box or M-box subcontrol value). perf lets terms given
+//!   with an alias override the alias' own, so `tor_inserts.opcode,
+//!   filter_opc=0x180` counts another opcode;
+//! - counts of 64-byte lines (memory CAS commands, IMC data transfers) carry
+//!   the MiB `.scale` and `.unit` ([`Alias::mib`]).
+
+use super::desc::{Alias, PlatformId};
+
+pub mod ivbep;
+pub mod l3;
+pub mod nhmex;
+pub mod skl;
+pub mod snbep;
+
+/// The catalog of box type `box_type_name` (as in the platform description,
+/// e.g. `"cbox"`) of `platform`: the aliases the box type carries first, then
+/// the catalog's own. Empty for a name the platform does not have.
+pub fn aliases(platform: PlatformId, box_type_name: &str) -> &'static [Alias] {
+    use PlatformId::*;
+    match (platform, box_type_name) {
+        (SandyBridgeEp, "ubox") => snbep::UBOX,
+        (SandyBridgeEp, "cbox") => snbep::CBOX,
+        (SandyBridgeEp, "pcu") => snbep::PCU,
+        (SandyBridgeEp, "ha") => snbep::HA,
+        (SandyBridgeEp, "imc") => snbep::IMC,
+        (SandyBridgeEp, "qpi") => snbep::QPI,
+        (SandyBridgeEp, "r2pcie") => snbep::R2PCIE,
+        (SandyBridgeEp, "r3qpi") => snbep::R3QPI,
+        (IvyBridgeEp, "ubox") => ivbep::UBOX,
+        (IvyBridgeEp, "cbox") => ivbep::CBOX,
+        (IvyBridgeEp, "pcu") => ivbep::PCU,
+        (IvyBridgeEp, "ha") => ivbep::HA,
+        (IvyBridgeEp, "imc") => ivbep::IMC,
+        (IvyBridgeEp, "irp") => ivbep::IRP,
+        (IvyBridgeEp, "qpi") => ivbep::QPI,
+        (IvyBridgeEp, "r2pcie") => ivbep::R2PCIE,
+        (IvyBridgeEp, "r3qpi") => ivbep::R3QPI,
+        (NehalemEx | WestmereEx, "ubox") => nhmex::UBOX,
+        (NehalemEx | WestmereEx, "cbox") => nhmex::CBOX,
+        (NehalemEx | WestmereEx, "bbox") => nhmex::BBOX,
+        (NehalemEx | WestmereEx, "sbox") => nhmex::SBOX,
+        (NehalemEx, "mbox") => nhmex::NHMEX_MBOX,
+        (WestmereEx, "mbox") => nhmex::WSMEX_MBOX,
+        (NehalemEx | WestmereEx, "rbox") => nhmex::RBOX,
+        (NehalemEx | WestmereEx, "wbox") => nhmex::WBOX,
+        (Skylake, "cbox") => skl::CBOX,
+        (Skylake, "arb") => skl::ARB,
+        (Skylake, "imc") => skl::IMC,
+        (Xeon7100 | Xeon7400, "gbsq") => l3::GBSQ,
+        (Xeon7100 | Xeon7400, "gsnpq") => l3::GSNPQ,
+        (Xeon7100 | Xeon7400, "fsb") => l3::FSB,
+        _ => &[],
+    }
+}
+
+/// `parts` one after the other in an array of `N` aliases, for tables that
+/// share entries. `N` must be the total length of `parts`.
+const fn join<const N: usize>(parts: &[&[Alias]]) -> [Alias; N] {
+    let mut out = [Alias::plain("", ""); N];
+    let mut n = 0;
+    let mut p = 0;
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            out[n] = parts[p][i];
+            n += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    assert!(n == N, "join: N is not the total length of the parts");
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Host tests of the event catalogs: every alias applies and encodes, names
+//! are well formed and unique, the platform's aliases lead unchanged, events
+//! that need filter values carry them, and every event code of the manuals
+//! (or of the perfmon rows) is in the catalog.
+
+use std::collections::BTreeSet;
+use std::vec::Vec;
+
+use super::{aliases, nhmex};
+use crate::hw::desc::*;
+use crate::hw::encode::{cbox_filter_fields, encode, Attr};
+use crate::hw::platforms::{self, ALL};
+use crate::hw::terms;
+
+/// `a` applied to `t`'s formats.
+fn attr_of(t: &BoxType, a: &Alias) -> Attr {
+    let mut attr = Attr::default();
+    terms::parse(t, a.terms, &mut attr)
+        .unwrap_or_else(|e| panic!("{}/{}: {:?}", t.name, a.name, e));
+    attr
+}
+
+/// The value of format field `name` in `attr` (the inverse of `terms::apply`).
+fn field(t: &BoxType, attr: &Attr, name: &str) -> u64 {
+    let f = t.format(name).unwrap();
+    let w = attr.word(f.word);
+    let mut v = 0;
+    let mut shift = 0;
+    for r in f.bits {
+        v |= r.get(w) << shift;
+        shift += r.width();
+    }
+    v
+}
+
+/// The box type `name` of platform `id` and its catalog.
+fn catalog(id: PlatformId, name: &str) -> (&'static BoxType, &'static [Alias]) {
+    let t = platforms::by_id(id).box_type(name).unwrap();
+    (t, aliases(id, name))
+}
+
+/// The `event` values of a box's catalog.
+fn event_codes(id: PlatformId, name: &str) -> BTreeSet<u64> {
+    let (t, cat) = catalog(id, name);
+    cat.iter()
+        .map(|a| field(t, &attr_of(t, a), "event"))
+        .collect()
+}
+
+/// Asserts that every code of `want` is an `event` value of the catalog.
+fn assert_codes(id: PlatformId, name: &str, want: &[u64]) {
+    let have = event_codes(id, name);
+    let missing: Vec<_> = want.iter().filter(|c| !have.contains(c)).collect();
+    assert!(
+        missing.is_empty(),
+        "{:?}/{}: missing codes {:x?}",
+        id,
+        name,
+        missing
+    );
+}
+
+#[test]
+fn every_alias_applies_and_encodes() {
+    let mut total = 0;
+    for p in ALL {
+        for t in p.types {
+            for a in aliases(p.id, t.name) {
+                let attr = attr_of(t, a);
+                encode(t, 0, attr)
+                    .unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name, a.name, e));
+                total += 1;
+            }
+        }
+    }
+    assert!(total > 3000, "{} aliases", total);
+}
+
+#[test]
+fn names_are_well_formed_and_unique() {
+    for p in ALL {
+        for t in p.types {
+            let mut seen = BTreeSet::new();
+            for a in aliases(p.id, t.name) {
+                let b = a.name.as_bytes();
+                assert!(
+                    b.first().is_some_and(u8::is_ascii_lowercase)
+                        && b.iter().all(|&c| c.is_ascii_lowercase()
+                            || c.is_ascii_digit()
+                            || c == b'_'
+                            || c == b'.'),
+                    "{}/{}: bad name {:?}",
+                    p.name,
+                    t.name,
+                    a.name
+                );
+                assert!(
+                    seen.insert(a.name),
+                    "{}/{}: duplicate {}",
+                    p.name,
+                    t.name,
+                    a.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn platform_aliases_lead_unchanged() {
+    for p in ALL {
+        for t in p.types {
+            let cat = aliases(p.id, t.name);
+            assert!(cat.len() >= t.aliases.len(), "{}/{}", p.name, t.name);
+            for (a, c) in t.aliases.iter().zip(cat) {
+                assert_eq!(
+                    (a.name, a.terms, a.scale, a.unit),
+                    (c.name, c.terms, c.scale, c.unit),
+                    "{}/{}",
+                    p.name,
+                    t.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_box_type_has_a_catalog() {
+    for p in ALL {
+        for t in p.types {
+            // The L3 GBSQ and GSNPQ groups have no named events (see `l3`).
+            let empty = matches!(t.name, "gbsq" | "gsnpq");
+            assert_eq!(
+                aliases(p.id, t.name).is_empty(),
+                empty,
+                "{}/{}",
+                p.name,
+                t.name
+            );
+        }
+        assert!(aliases(p.id, "nosuchbox").is_empty());
+    }
+    // The M-box tables differ only in their FVC encodings.
+    assert_eq!(nhmex::NHMEX_MBOX.len(), nhmex::WSMEX_MBOX.len());
+    assert_eq!(
+        aliases(PlatformId::NehalemEx, "mbox")[0].terms,
+        "inc_sel=0xd,fvc=0x2800"
+    );
+    assert_eq!(
+        aliases(PlatformId::WestmereEx, "mbox")[0].terms,
+        "inc_sel=0xd,fvc=0x5000"
+    );
+}
+
+#[test]
+fn line_counts_are_reported_in_mib() {
+    let mut seen = 0;
+    for p in ALL {
+        for t in p.types {
+            for a in aliases(p.id, t.name) {
+                assert_eq!(a.scale.is_some(), a.unit.is_some(), "{}", a.name);
+                if a.scale.is_some() {
+                    assert_eq!((a.scale, a.unit), (Some(SCALE_64B_MIB), Some("MiB")));
+                    seen += 1;
+                }
+                let line_count = match (p.id, t.name) {
+                    (PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp, "imc") => {
+                        a.name.starts_with("cas_count")
+                    }
+                    (PlatformId::Skylake, "imc") => a.name.contains("data_"),
+                    (PlatformId::NehalemEx | PlatformId::WestmereEx, "mbox") => {
+                        a.name.ends_with("bbox_cmds.reads") || a.name.ends_with("bbox_cmds.writes")
+                    }
+                    _ => false,
+                };
+                if line_count {
+                    assert!(
+                        a.scale.is_some(),
+                        "{}/{}/{} not in MiB",
+                        p.name,
+                        t.name,
+                        a.name
+                    );
+                }
+            }
+        }
+    }
+    assert!(seen > 100);
+}
+
+#[test]
+fn cbox_filter_events_carry_their_filters() {
+    // Filter slots (encode.rs): SNB-EP 1 NID, 2 STATE, 3 OPC; IVB-EP 2 STATE,
+    // 3 NID, 4 OPC (IVB-EP slot 1, LINK, has no default).
+    type Slots = [(u8, &'static str); 3];
+    let snbep: Slots = [(1, "filter_nid"), (2, "filter_state"), (3, "filter_opc")];
+    let ivbep: Slots = [(3, "filter_nid"), (2, "filter_state"), (4, "filter_opc")];
+    let cases = [
+        (PlatformId::SandyBridgeEp, false, snbep),
+        (PlatformId::IvyBridgeEp, true, ivbep),
+    ];
+    for (id, ivbep, slots) in cases {
+        let (t, cat) = catalog(id, "cbox");
+        let mut filtered = 0;
+        for a in cat {
+            let attr = attr_of(t, a);
+            let used = cbox_filter_fields(attr.config & 0xffff, ivbep);
+            for (slot, name) in slots {
+                let needs = used & (1 << slot) != 0;
+                assert_eq!(
+                    field(t, &attr, name) != 0,
+                    needs,
+                    "{:?}/{}: {}",
+                    id,
+                    a.name,
+                    name
+                );
+                filtered += needs as u32;
+            }
+        }
+        assert!(filtered > 20, "{:?}", id);
+    }
+}
+
+#[test]
+fn pcu_band_and_qpi_match_events_carry_their_values() {
+    for id in [PlatformId::SandyBridgeEp, PlatformId::IvyBridgeEp] {
+        let (t, cat) = catalog(id, "pcu");
+        for a in cat {
+            let attr = attr_of(t, a);
+            let ev = field(t, &attr, "event");
+            if (0xb..=0xe).contains(&ev) {
+                let band = std::format!("filter_band{}", ev - 0xb);
+                assert_ne!(field(t, &attr, &band), 0, "{:?}/{}", id, a.name);
+            }
+        }
+        let (t, cat) = catalog(id, "qpi");
+        let msgs = cat
+            .iter()
+            .filter(|a| a.name.starts_with("message."))
+            .count();
+        assert!(msgs >= 30, "{:?}", id);
+        for a in cat.iter().filter(|a| a.name.starts_with("message.")) {
+            let attr = attr_of(t, a);
+            assert_eq!(field(t, &attr, "event"), 0x138, "{}", a.name);
+            assert_ne!(field(t, &attr, "mask0"), 0, "{}", a.name);
+        }
+    }
+}
+
+/// 325294-001 Table 2-8, without the four codes above 0xff (see `nhmex`).
+const NHMEX_UBOX: &[u64] = &[
+    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x50, 0x51, 0xf8, 0xf9,
+];
+
+/// 325294-001 Table 2-15.
+const NHMEX_CBOX: &[u64] = &[
+    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0e, 0x10, 0x11, 0x12,
+    0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x21, 0x22, 0x23,
+    0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36,
+    0x37, 0x38, 0x39, 0x3a, 0x3b, 0x3c,
+];
+
+/// 325294-001 Table 2-24, as (counter, code); counter 3's `COHQ_BYPASS`
+/// (0x0e) is from the event list of section 2.4.6.
+const NHMEX_BBOX: &[(u64, u64)] = &[
+    (0, 0x01),
+    (0, 0x02),
+    (0, 0x03),
+    (0, 0x04),
+    (0, 0x05),
+    (0, 0x06),
+    (0, 0x07),
+    (0, 0x09),
+    (0, 0x0b),
+    (0, 0x0d),
+    (0, 0x0f),
+    (0, 0x12),
+    (0, 0x17),
+    (0, 0x1c),
+    (1, 0x01),
+    (1, 0x02),
+    (1, 0x03),
+    (1, 0x04),
+    (1, 0x05),
+    (1, 0x06),
+    (1, 0x07),
+    (1, 0x09),
+    (1, 0x0a),
+    (1, 0x0b),
+    (1, 0x0c),
+    (1, 0x0d),
+    (1, 0x0e),
+    (1, 0x0f),
+    (1, 0x10),
+    (1, 0x12),
+    (1, 0x17),
+    (1, 0x1c),
+    (1, 0x1d),
+    (1, 0x1f),
+    (2, 0x01),
+    (2, 0x02),
+    (2, 0x03),
+    (2, 0x04),
+    (2, 0x07),
+    (3, 0x02),
+    (3, 0x06),
+    (3, 0x0e),
+    (3, 0x0f),
+    (3, 0x12),
+    (3, 0x13),
+    (3, 0x14),
+    (3, 0x15),
+    (3, 0x16),
+    (3, 0x17),
+    (3, 0x19),
+];
+
+/// 325294-001 Table 2-37, without `TO_R_PROG_EV` (0x00), which waits in
+/// `nhmex::SBOX_PROG_EV` (see `pending_wide_field_aliases_encode`).
+const NHMEX_SBOX: &[u64] = &[
+    0x03, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14,
+    0x15, 0x16, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d,
+    0x2e, 0x2f, 0x30, 0x31, 0x40, 0x41, 0x42, 0x43, 0x50, 0x51, 0x52, 0x53, 0x54, 0x60, 0x62, 0x63,
+    0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76,
+    0x77, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e,
+    0x8f, 0x90,
+];
+
+/// 325294-001 Table 2-84: `inc_sel` codes (flag_mode 0), then `set_flag_sel`
+/// codes (flag_mode 1), as (flag_mode, code).
+const NHMEX_MBOX: &[(u64, u64)] = &[
+    (0, 0x00),
+    (0, 0x01),
+    (0, 0x02),
+    (0, 0x03),
+    (0, 0x04),
+    (0, 0x05),
+    (0, 0x06),
+    (0, 0x07),
+    (0, 0x08),
+    (0, 0x09),
+    (0, 0x0a),
+    (0, 0x0b),
+    (0, 0x0c),
+    (0, 0x0d),
+    (0, 0x0e),
+    (0, 0x0f),
+    (0, 0x10),
+    (0, 0x11),
+    (0, 0x12),
+    (0, 0x13),
+    (0, 0x14),
+    (0, 0x15),
+    (0, 0x16),
+    (0, 0x17),
+    (0, 0x18),
+    (0, 0x19),
+    (0, 0x1a),
+    (0, 0x1b),
+    (0, 0x1c),
+    (0, 0x1d),
+    (1, 0x0),
+    (1, 0x1),
+    (1, 0x3),
+    (1, 0x4),
+    (1, 0x5),
+    (1, 0x6),
+];
+
+/// 325294-001 Table 2-54, RIX events: the `IPERF_CFG` bits each needs
+/// (`mask`) and must have there (`value`; `None` for "any non-zero value").
+const NHMEX_RBOX_RIX: &[(&str, u64, Option<u64>)] = &[
+    ("NEW_PACKETS_RECV", 0x3f, None),
+    ("INQUE_READ_WIN", 1 << 8, Some(1 << 8)),
+    ("ALLOC_TO_ARB", 0x7f << 9, None),
+    ("EOT_NE_CYCLES", 1 << 16, Some(1 << 16)),
+    ("EOT_OCCUPANCY", 1 << 21, Some(0)),
+    ("EOT_INSERTS", 1 << 21, Some(1 << 21)),
+    ("FLITS_RECV_ERR", 1 << 24, Some(1 << 24)),
+    ("FLITS_RECV_SPEC", 1 << 25, Some(1 << 25)),
+    ("OUTPUTQ_NE", 1 << 26, Some(1 << 26)),
+    ("OUTPUTQ_OVFL", 1 << 27, Some(1 << 27)),
+    ("RETRYQ_NE", 1 << 28, Some(1 << 28)),
+    ("RETRYQ_OV", 1 << 29, Some(1 << 29)),
+    ("NULL_IDLE", 1 << 30, Some(1 << 30)),
+    ("FLITS_SENT", 1 << 31, Some(1 << 31)),
+];
+
+/// 325294-001 Table 2-54, QLX events: `QLX_CFG` event type (bits 3:0).
+const NHMEX_RBOX_QLX: &[u64] = &[0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x9, 0xa];
+
+/// 325294-001 Table 2-101, and the fixed counter (0xff).
+const NHMEX_WBOX: &[u64] = &[0x00, 0x01, 0x02, 0x03, 0x04, 0x07, 0x08, 0xff];
+
+#[test]
+fn nhmex_coverage() {
+    for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
+        assert_codes(id, "ubox", NHMEX_UBOX);
+        assert_codes(id, "cbox", NHMEX_CBOX);
+        assert_codes(id, "sbox", NHMEX_SBOX);
+        assert_codes(id, "wbox", NHMEX_WBOX);
+
+        let (t, cat) = catalog(id, "bbox");
+        let have: BTreeSet<_> = cat
+            .iter()
+            .map(|a| {
+                let attr = attr_of(t, a);
+                (field(t, &attr, "counter"), field(t, &attr, "event"))
+            })
+            .collect();
+        for c in NHMEX_BBOX {
+            assert!(have.contains(c), "{:?} bbox: missing {:x?}", id, c);
+        }
+
+        let (t, cat) = catalog(id, "mbox");
+        let have: BTreeSet<_> = cat
+            .iter()
+            .map(|a| {
+                let attr = attr_of(t, a);
+                match field(t, &attr, "flag_mode") {
+                    0 => (0, field(t, &attr, "inc_sel")),
+                    _ => (1, field(t, &attr, "set_flag_sel")),
+                }
+            })
+            .collect();
+        for c in NHMEX_MBOX {
+            assert!(have.contains(c), "{:?} mbox: missing {:x?}", id, c);
+        }
+
+        // Every R-box event on each of the four ports of a PMU.
+        let (t, cat) = catalog(id, "rbox");
+        let subs: Vec<(u64, u64, u64)> = cat
+            .iter()
+            .map(|a| {
+                let attr = attr_of(t, a);
+                let ev = field(t, &attr, "event");
+                (ev / 6, ev % 6, attr.config1)
+            })
+            .collect();
+        for port in 0..4 {
+            let iperf = || {
+                subs.iter()
+                    .filter(move |s| s.0 == port && s.1 < 2)
+                    .map(|s| s.2)
+            };
+            for &(name, mask, value) in NHMEX_RBOX_RIX {
+                let hit = iperf().any(|v| match value {
+                    Some(x) => v & mask == x && (x != 0 || v & (0xf << 17) != 0),
+                    None => v & mask != 0,
+                });
+                assert!(hit, "{:?} rbox port {}: missing {}", id, port, name);
+            }
+            for &ty in NHMEX_RBOX_QLX {
+                let hit = subs
+                    .iter()
+                    .any(|s| s.0 == port && s.1 == 2 && s.2 & 0xf == ty);
+                assert!(
+                    hit,
+                    "{:?} rbox port {}: missing QLX type {:#x}",
+                    id, port, ty
+                );
+            }
+        }
+    }
+}
+
+/// `terms::parse` for terms with 64-bit fields, which `terms::apply` cannot
+/// fill (it shifts by 64 after one).
+fn attr_wide(t: &BoxType, a: &Alias) -> Attr {
+    let mut attr = Attr::default();
+    for term in a.terms.split(',') {
+        let (name, value) = term.split_once('=').unwrap();
+        let f = t
+            .format(name)
+            .unwrap_or_else(|| panic!("{}: {}", a.name, name));
+        let value = terms::parse_number(value).unwrap();
+        assert!(
+            f.width() == 64 || value >> f.width() == 0,
+            "{}: {}",
+            a.name,
+            term
+        );
+        let mut v = value;
+        let mut word = attr.word(f.word);
+        for r in f.bits {
+            word = r.set(word, v & r.max());
+            v = v.checked_shr(r.width()).unwrap_or(0);
+        }
+        match f.word {
+            Word::Config => attr.config = word,
+            Word::Config1 => attr.config1 = word,
+            Word::Config2 => attr.config2 = word,
+        }
+    }
+    attr
+}
+
+#[test]
+fn pending_wide_field_aliases_encode() {
+    // S-box TO_R_PROG_EV (Tables 2-33..2-35) and R-box Table 2-53: kept out of
+    // the catalog until `terms::apply` fills 64-bit fields.
+    for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
+        for (name, pending, count) in [
+            ("sbox", nhmex::SBOX_PROG_EV, 43),
+            ("rbox", nhmex::RBOX_XBAR, 44),
+        ] {
+            let (t, cat) = catalog(id, name);
+            assert_eq!(pending.len(), count);
+            for a in pending {
+                assert!(cat.iter().all(|c| c.name != a.name), "{}", a.name);
+                let attr = attr_wide(t, a);
+                let e = encode(t, 0, attr).unwrap_or_else(|e| panic!("{}: {}", a.name, e));
+                assert!(
+                    !e.shared.is_none(),
+                    "{}: uses its match/mask registers",
+                    a.name
+                );
+                assert_ne!(attr.config2, 0, "{}: has a mask", a.name);
+            }
+        }
+        // Table 2-53: eleven message events on each of the four ports.
+        let (t, _) = catalog(id, "rbox");
+        for port in 0..4 {
+            let n = nhmex::RBOX_XBAR
+                .iter()
+                .filter(|a| field(t, &attr_wide(t, a), "event") == 6 * port + 4)
+                .count();
+            assert_eq!(n, 11, "port {}", port);
+        }
+    }
+}
+
+/// 334060-001 Table 3-1 (CBo) as (code, umask), and the fixed UCLK counter
+/// of Table 3-2 (`UNC_CLOCK.SOCKET`).
+const SKL_CBOX: &[(u64, u64)] = &[
+    (0x22, 0x41),
+    (0x22, 0x81),
+    (0x22, 0x44),
+    (0x22, 0x48),
+    (0x34, 0x21),
+    (0x34, 0x81),
+    (0x34, 0x18),
+    (0x34, 0x88),
+    (0x34, 0x1f),
+    (0x34, 0x2f),
+    (0x34, 0x8f),
+    (0x34, 0x86),
+    (0x34, 0x16),
+    (0x34, 0x26),
+    (0xff, 0x00),
+];
+
+/// 334060-001 Table 3-2 (ARB) as (code, umask).
+const SKL_ARB: &[(u64, u64)] = &[(0x80, 0x01), (0x81, 0x01), (0x81, 0x20), (0x84, 0x01)];
+
+/// 334060-001 Table 3-3: the five IMC counters, selected as 1..5.
+const SKL_IMC: &[u64] = &[1, 2, 3, 4, 5];
+
+#[test]
+fn skl_coverage() {
+    for (name, want) in [("cbox", SKL_CBOX), ("arb", SKL_ARB)] {
+        let (t, cat) = catalog(PlatformId::Skylake, name);
+        let have: BTreeSet<_> = cat
+            .iter()
+            .map(|a| {
+                let attr = attr_of(t, a);
+                (field(t, &attr, "event"), field(t, &attr, "umask"))
+            })
+            .collect();
+        for c in want {
+            assert!(have.contains(c), "skl {}: missing {:x?}", name, c);
+        }
+    }
+    assert_codes(PlatformId::Skylake, "imc", SKL_IMC);
+}
+
+#[test]
+fn l3_coverage() {
+    // SDM Vol. 3B 18.21.4.1: FSB sub-event bits 38-57, one alias each.
+    for id in [PlatformId::Xeon7100, PlatformId::Xeon7400] {
+        let (t, cat) = catalog(id, "fsb");
+        let have: BTreeSet<_> = cat.iter().map(|a| attr_of(t, a).config).collect();
+        for bit in 38..=57 {
+            assert!(have.contains(&(1u64 << bit)), "{:?} fsb: bit {}", id, bit);
+        }
+    }
+}
+
+#[test]
+fn snbep_coverage() {
+    let id = PlatformId::SandyBridgeEp;
+    assert_codes(id, "ubox", SNBEP_UBOX);
+    assert_codes(id, "cbox", SNBEP_CBOX);
+    assert_codes(id, "pcu", SNBEP_PCU);
+    assert_codes(id, "ha", SNBEP_HA);
+    assert_codes(id, "imc", SNBEP_IMC);
+    assert_codes(id, "qpi", SNBEP_QPI);
+    assert_codes(id, "r2pcie", SNBEP_R2PCIE);
+    assert_codes(id, "r3qpi", SNBEP_R3QPI);
+}
+
+#[test]
+fn ivbep_coverage() {
+    let id = PlatformId::IvyBridgeEp;
+    assert_codes(id, "ubox", IVBEP_UBOX);
+    assert_codes(id, "cbox", IVBEP_CBOX);
+    assert_codes(id, "pcu", IVBEP_PCU);
+    assert_codes(id, "ha", IVBEP_HA);
+    assert_codes(id, "imc", IVBEP_IMC);
+    assert_codes(id, "irp", IVBEP_IRP);
+    assert_codes(id, "qpi", IVBEP_QPI);
+    assert_codes(id, "r2pcie", IVBEP_R2PCIE);
+    assert_codes(id, "r3qpi", IVBEP_R3QPI);
+}
+
+/// `ubox` event codes of the jaketown rows of pmu-events.tsv.
+/// Without the extended-select codes 0x145-0x147 (left out, see `snbep`).
+const SNBEP_UBOX: &[u64] = &[0x0, 0x41, 0x42, 0x43, 0x44];
+/// `cbox` event codes of the jaketown rows of pmu-events.tsv.
+const SNBEP_CBOX: &[u64] = &[
+    0x0, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x11, 0x12, 0x13, 0x14, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f, 0x21,
+    0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x39,
+];
+/// `pcu` event codes of the jaketown rows of pmu-events.tsv.
+const SNBEP_PCU: &[u64] = &[
+    0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1e, 0x1f, 0x20, 0x21,
+    0x22, 0x23, 0x24, 0x25, 0x2f, 0x32, 0x80, 0x100, 0x101, 0x102, 0x103, 0x104, 0x105, 0x106,
+    0x107, 0x108, 0x109, 0x10a, 0x10b,
+];
+/// `ha` event codes of the jaketown rows of pmu-events.tsv.
+const SNBEP_HA: &[u64] = &[
+    0x0, 0x1, 0x6, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x18, 0x19,
+    0x1a, 0x1b, 0x1c, 0x1e, 0x22, 0x27, 0x28, 0x29, 0x2a, 0x2f, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35,
+    0x36, 0x3e, 0x3f, 0x40,
+];
+/// `imc` event codes of the jaketown rows of pmu-events.tsv.
+const SNBEP_IMC: &[u64] = &[
+    0x0, 0x1, 0x2, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0x10, 0x11, 0x12, 0x20, 0x21, 0x22, 0x23, 0x24,
+    0x41, 0x43, 0x80, 0x81, 0x83, 0x84, 0x85, 0x86,
+];
+/// `qpi` event codes of the jaketown rows of pmu-events.tsv.
+const SNBEP_QPI: &[u64] = &[
+    0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10, 0x12, 0x13,
+    0x14, 0x35, 0x100, 0x101, 0x102, 0x103, 0x109, 0x10a, 0x10b, 0x10c, 0x10d, 0x10e, 0x115, 0x116,
+    0x117, 0x118, 0x119, 0x11a, 0x11b, 0x11c, 0x11d, 0x11e, 0x138,
+];
+/// `r2pcie` event codes of the jaketown rows of pmu-events.tsv.
+const SNBEP_R2PCIE: &[u64] = &[
+    0x1, 0x7, 0x8, 0x9, 0xa, 0x10, 0x12, 0x23, 0x25, 0x26, 0x32, 0x33, 0x34,
+];
+/// `r3qpi` event codes of the jaketown rows of pmu-events.tsv.
+const SNBEP_R3QPI: &[u64] = &[
+    0x1, 0x7, 0x8, 0x9, 0xa, 0x10, 0x11, 0x12, 0x13, 0x20, 0x21, 0x22, 0x31, 0x32, 0x33, 0x34,
+    0x36, 0x37,
+];
+/// `ubox` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_UBOX: &[u64] = &[0x0, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46];
+/// `cbox` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_CBOX: &[u64] = &[
+    0x0, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x11, 0x12, 0x13, 0x14, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f, 0x31,
+    0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x39, 0x3c,
+];
+/// `pcu` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_PCU: &[u64] = &[
+    0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0x1e, 0x1f, 0x20, 0x21,
+    0x22, 0x23, 0x24, 0x25, 0x2f, 0x32, 0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x60, 0x61, 0x62,
+    0x63, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x7b, 0x7c, 0x7d, 0x7e,
+    0x80, 0x117, 0x118, 0x119, 0x11a, 0x11b, 0x11c, 0x11d, 0x11e, 0x11f, 0x120, 0x121, 0x122,
+    0x123, 0x124, 0x125, 0x126, 0x12a, 0x12b, 0x12c, 0x12d,
+];
+/// `ha` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_HA: &[u64] = &[
+    0x0, 0x1, 0x3, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+    0x19, 0x1a, 0x1b, 0x1c, 0x1e, 0x21, 0x22, 0x27, 0x28, 0x29, 0x2a, 0x2f, 0x30, 0x31, 0x32, 0x33,
+    0x34, 0x35, 0x36, 0x3e, 0x3f, 0x40, 0x41, 0x42, 0x43, 0x51, 0x52, 0x53, 0x54, 0x56, 0x57, 0x58,
+    0x59, 0x5a, 0x60,
+];
+/// `imc` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_IMC: &[u64] = &[
+    0x0, 0x1, 0x2, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0x10, 0x11, 0x20, 0x21, 0x22, 0x23, 0x24, 0x41,
+    0x42, 0x43, 0x83, 0x84, 0x85, 0x86, 0x90, 0x91, 0xa0, 0xa1, 0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5,
+    0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xbd, 0xbe, 0xbf, 0xc0, 0xc1,
+];
+/// `irp` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_IRP: &[u64] = &[
+    0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xe, 0xf, 0x10, 0x11,
+    0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a,
+];
+/// `qpi` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_QPI: &[u64] = &[
+    0x0, 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa, 0xb, 0xc, 0xd, 0xf, 0x10, 0x12, 0x13,
+    0x14, 0x100, 0x101, 0x102, 0x103, 0x109, 0x10a, 0x10b, 0x10c, 0x10d, 0x10e, 0x10f, 0x110,
+    0x111, 0x112, 0x113, 0x114, 0x115, 0x116, 0x117, 0x118, 0x119, 0x11a, 0x11b, 0x11c, 0x11d,
+    0x11e, 0x11f, 0x120, 0x121, 0x122, 0x123, 0x124, 0x125, 0x126, 0x127, 0x128, 0x129, 0x12a,
+    0x12b, 0x12c, 0x135, 0x138, 0x139, 0x13a,
+];
+/// `r2pcie` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_R2PCIE: &[u64] = &[
+    0x1, 0x7, 0x8, 0x9, 0xa, 0x10, 0x11, 0x12, 0x13, 0x23, 0x25, 0x26, 0x28, 0x32, 0x33, 0x34,
+];
+/// `r3qpi` event codes of the ivytown rows of pmu-events.tsv.
+const IVBEP_R3QPI: &[u64] = &[
+    0x1, 0x7, 0x8, 0x9, 0xa, 0x10, 0x11, 0x12, 0x13, 0x26, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d,
+    0x2e, 0x2f, 0x31, 0x32, 0x33, 0x34, 0x36, 0x37, 0x38, 0x39,
+];
