@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Builds (or reuses) a Rust-enabled kernel tree from Debian's
-# linux-source-6.12, in one of four variants:
+# linux-source-6.12, in one of five variants:
 #   debug     the test kernel: tinyconfig + scripts/kernel.config +
 #             scripts/kernel-debug.config (lockdep, KASAN, kmemleak, ...;
 #             no preemption). Fully built and bootable.
 #   nodebug   tinyconfig + scripts/kernel.config + scripts/kernel-nodebug.config
 #             (no debugging option, full preemption). Fully built and bootable.
+#   rt        tinyconfig + scripts/kernel.config + scripts/kernel-rt.config
+#             (PREEMPT_RT with lockdep and the might-sleep checks). Fully
+#             built and bootable.
 #   distro    Debian's own amd64 configuration (from the linux-headers package
 #             of the source version, see distro_headers in env.sh) prepared
 #             for Rust; only `make modules_prepare`: modules compile against
@@ -18,11 +21,12 @@
 #
 # A variant is built in $CACHE_DIR/kernel/<variant>-<key>, where <key> is a
 # hash of every input of that variant: the source package version, its
-# fragments (or the Debian package and version), this script (less its
-# comment lines) and the versions of rustc, clang and bindgen. An unchanged key reuses the build;
-# a new build removes the stale builds of the same variant only.
+# fragments (or the Debian package and version), the build recipe's
+# version (RECIPE below) and the versions of rustc, clang and bindgen. An
+# unchanged key reuses the build; a new build removes the stale builds of
+# the same variant only.
 #
-# Usage: scripts/build-kernel.sh [--variant debug|nodebug|distro|distro-rt] [--print-dir]
+# Usage: scripts/build-kernel.sh [--variant debug|nodebug|rt|distro|distro-rt] [--print-dir]
 #   --variant V   the variant (default: debug)
 #   --print-dir   only print the build directory for the current inputs
 #                 (the tree is its linux-source-6.12 subdirectory)
@@ -46,7 +50,7 @@ done
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo none)
 fragments=()
 case "$variant" in
-debug|nodebug)
+debug|nodebug|rt)
 	fragments=("$here/kernel.config" "$here/kernel-$variant.config")
 	inputs() { cat "${fragments[@]}"; }
 	;;
@@ -56,12 +60,14 @@ distro|distro-rt)
 	distro_headers "$flavour" || { echo "build-kernel: no linux-headers-6.12.*-$flavour package known to apt; run scripts/install-deps.sh" >&2; exit 1; }
 	inputs() { echo "config=$DISTRO_PKG $DISTRO_VERSION"; }
 	;;
-*) echo "build-kernel: unknown variant '$variant' (debug, nodebug, distro or distro-rt)" >&2; exit 2 ;;
+*) echo "build-kernel: unknown variant '$variant' (debug, nodebug, rt, distro or distro-rt)" >&2; exit 2 ;;
 esac
+# The steps that build a tree: bump when they change in a way that changes
+# the trees built (a new variant alone changes no other variant's tree).
+RECIPE=1
 key=$( {
-	echo "variant=$variant src=$src_version"
+	echo "variant=$variant src=$src_version recipe=$RECIPE"
 	inputs
-	sed '/^[[:space:]]*#/d' "$0"
 	"$RUSTC" --version
 	clang-19 --version | head -1
 	"$BINDGEN" --version 2>/dev/null || echo no-bindgen

@@ -17,7 +17,7 @@
 # the kernel's CONFIG_WERROR.
 #
 # Usage: scripts/build-module.sh VARIANT [MAKE_ARGS...]
-#   VARIANT     debug, nodebug, distro or distro-rt (the kernel must be
+#   VARIANT     debug, nodebug, rt, distro or distro-rt (the kernel must be
 #               built already)
 #   MAKE_ARGS   passed to make, e.g. CLIPPY=1
 # The build's output (make -s: warnings and errors) goes to standard error
@@ -30,9 +30,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 MODULE_PATHS=(Kbuild Makefile src rust)
 
 case "${1:-}" in
-debug|nodebug|distro|distro-rt) variant=$1; shift ;;
+debug|nodebug|rt|distro|distro-rt) variant=$1; shift ;;
 -h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-*) echo "build-module: usage: $0 debug|nodebug|distro|distro-rt [MAKE_ARGS...]" >&2; exit 2 ;;
+*) echo "build-module: usage: $0 debug|nodebug|rt|distro|distro-rt [MAKE_ARGS...]" >&2; exit 2 ;;
 esac
 
 kdir=$("$here/build-kernel.sh" --variant "$variant" --print-dir)/linux-source-6.12

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs every test: installs what is missing, builds (or reuses) the four
-# kernels of scripts/build-kernel.sh (debug, nodebug, distro, distro-rt),
+# Runs every test: installs what is missing, builds (or reuses) the five
+# kernels of scripts/build-kernel.sh (debug, nodebug, rt, distro,
+# distro-rt),
 # runs the host tests (cargo test) and lint (cargo clippy), builds the
 # module against each kernel (debug with clippy; scripts/build-module.sh),
 # checks the debug module's aliases, builds the guest tools, and runs each
@@ -11,12 +12,13 @@
 #
 # A `# guest:` line is a list of words: cpu=MODEL, smp=TOPOLOGY (QEMU's),
 # sim=... or mod=ARGS (module arguments), noload (the test loads the module
-# itself), kernel=nodebug (boot the nodebug kernel; default debug).
+# itself), kernel=nodebug or kernel=rt (boot that kernel; default debug).
 # Tests sharing a kernel, CPU model and topology share one guest boot; boots
 # run side by side, CHECK_JOBS at a time (default: the number of host CPUs).
 #
 # --guest-only skips the host tests and the distro kernels (and the nodebug
-# one unless a selected test boots it); --host-only skips the guests.
+# and rt ones unless a selected test boots them); --host-only skips the
+# guests.
 #
 # Usage: scripts/check.sh [--host-only] [--guest-only] [GUEST_TEST...]
 set -uo pipefail
@@ -70,13 +72,15 @@ step "install"
 
 tests=("${only[@]}")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/guest/[0-9]*.sh)
-# The kernels: debug always (the lint build, most boots), nodebug for the
-# host-side builds or a boot that asks for it, the distro ones for the host
-# side.
+# The kernels: debug always (the lint build, most boots), nodebug and rt
+# for the host-side builds or a boot that asks for them, the distro ones
+# for the host side.
 variants=(debug)
-if [ "$host" = 1 ] || { [ "$guest" = 1 ] && grep -qE '^# guest:.*(^|[[:space:]])kernel=nodebug([[:space:]]|$)' "${tests[@]}"; }; then
-	variants+=(nodebug)
-fi
+for v in nodebug rt; do
+	if [ "$host" = 1 ] || { [ "$guest" = 1 ] && grep -qE "^# guest:.*(^|[[:space:]])kernel=$v([[:space:]]|\$)" "${tests[@]}"; }; then
+		variants+=("$v")
+	fi
+done
 [ "$host" = 0 ] || variants+=(distro distro-rt)
 declare -A kernel_ok=() module_ok=() kos=()
 for v in "${variants[@]}"; do
@@ -177,7 +181,7 @@ if [ "$guest" = 1 ]; then
 	# at a time. A kernel whose module did not build boots nothing.
 	rundir=$(mktemp -d)
 	declare -A unbootable=()
-	for v in debug nodebug; do
+	for v in debug nodebug rt; do
 		[ -n "${module_ok[$v]:-}" ] || continue
 		"$here/mkinitramfs.sh" "$(kdir "$v")" >/dev/null || { fail "guest initramfs ($v kernel)"; unbootable[$v]=1; }
 	done

@@ -5,7 +5,7 @@
 # kernel, and prints each script's output and exit status.
 #
 # Usage: scripts/guest.sh [options] --script FILE [--script FILE...]
-#   --kernel K       the test kernel to boot, debug (default) or nodebug
+#   --kernel K       the test kernel to boot, debug (default), nodebug or rt
 #                    (scripts/build-kernel.sh --variant K), with the module
 #                    built for it: build/K/rust_uncore.ko, made by
 #                    scripts/build-module.sh K
@@ -14,7 +14,7 @@
 #   --modargs ARGS   parameters for rust_uncore.ko (e.g. "sim=snbep:2")
 #   --no-load        do not insmod rust_uncore.ko before the script
 #   --no-leak-check  skip the kmemleak scan after the scripts (the nodebug
-#                    kernel has no kmemleak: never scanned)
+#                    and rt kernels have no kmemleak: never scanned)
 #   --mem MB         guest memory (default: 512)
 #   --timeout SECS   whole-run limit (default: 300)
 #   --script FILE    a script to run (at least one)
@@ -94,9 +94,9 @@ for f in "${files[@]}"; do
 done
 
 case "$kernel" in
-debug|nodebug) ;;
-distro*) echo "guest: the distro kernels are only compiled against, not booted: use debug or nodebug" >&2; exit 2 ;;
-*) echo "guest: unknown kernel '$kernel' (debug or nodebug)" >&2; exit 2 ;;
+debug|nodebug|rt) ;;
+distro*) echo "guest: the distro kernels are only compiled against, not booted: use debug, nodebug or rt" >&2; exit 2 ;;
+*) echo "guest: unknown kernel '$kernel' (debug, nodebug or rt)" >&2; exit 2 ;;
 esac
 kdir=$("$here/build-kernel.sh" --variant "$kernel" --print-dir)/linux-source-6.12
 [ -f "$kdir/arch/x86/boot/bzImage" ] && [ -f "$kdir/../.complete" ] ||

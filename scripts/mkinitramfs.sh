@@ -6,7 +6,7 @@
 # driver, and /init. Per-run files are appended by scripts/guest.sh.
 #
 # Usage: scripts/mkinitramfs.sh KERNEL_BUILD_DIR
-#   KERNEL_BUILD_DIR  the linux-source-6.12 tree of a built debug or nodebug
+#   KERNEL_BUILD_DIR  the linux-source-6.12 tree of a built debug, nodebug or rt
 #                     kernel (scripts/build-kernel.sh --print-dir)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

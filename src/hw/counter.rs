@@ -21,7 +21,9 @@ pub const fn delta_with_status(prev: u64, now: u64, width: u32, overflowed: bool
     let m = low_mask(width);
     let (prev, now) = (prev & m, now & m);
     if overflowed {
-        (m - prev) + now + 1
+        // A 64-bit counter's wrap is not representable: its increase is
+        // taken modulo 2^64.
+        (m - prev).wrapping_add(now).wrapping_add(1)
     } else {
         now.wrapping_sub(prev) & m
     }

@@ -26,3 +26,6 @@ pub mod program;
 pub mod sched;
 pub mod shared;
 pub mod terms;
+
+#[cfg(test)]
+mod robust_tests;

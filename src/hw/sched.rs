@@ -34,7 +34,7 @@ pub fn assign(wants: &[Want], out: &mut [u8]) -> bool {
     let mut fast = true;
     for w in wants {
         match w.current {
-            Some(c) if w.counters & (1 << c) != 0 && used & (1 << c) == 0 => used |= 1 << c,
+            Some(c) if w.counters & bit(c) != 0 && used & bit(c) == 0 => used |= bit(c),
             _ => {
                 fast = false;
                 break;
@@ -63,6 +63,14 @@ pub fn assign(wants: &[Want], out: &mut [u8]) -> bool {
     dfs(wants, &order[..n], 0, 0, out)
 }
 
+/// The mask bit of counter `c` (none for a counter beyond the mask).
+const fn bit(c: u8) -> u32 {
+    match 1u32.checked_shl(c as u32) {
+        Some(b) => b,
+        None => 0,
+    }
+}
+
 fn weight(wants: &[Want], i: u8) -> u32 {
     wants[i as usize].counters.count_ones()
 }
@@ -75,9 +83,9 @@ fn dfs(wants: &[Want], order: &[u8], depth: usize, used: u32, out: &mut [u8]) ->
     let free = w.counters & !used;
     // Try the current counter first, then the others in increasing order.
     if let Some(c) = w.current {
-        if free & (1 << c) != 0 {
+        if free & bit(c) != 0 {
             out[i as usize] = c;
-            if dfs(wants, order, depth + 1, used | (1 << c), out) {
+            if dfs(wants, order, depth + 1, used | bit(c), out) {
                 return true;
             }
         }
@@ -90,7 +98,7 @@ fn dfs(wants: &[Want], order: &[u8], depth: usize, used: u32, out: &mut [u8]) ->
             continue;
         }
         out[i as usize] = c;
-        if dfs(wants, order, depth + 1, used | (1 << c), out) {
+        if dfs(wants, order, depth + 1, used | bit(c), out) {
             return true;
         }
     }

@@ -391,6 +391,24 @@ impl Model {
         Some(regs::read_counter(b, r))
     }
 
+    /// Puts the registers of box (`ty`, `index`) on socket `s` in their
+    /// reset state, as a newly bound device has them.
+    pub fn reset_box(&mut self, s: usize, ty: &str, index: u8) -> Result<(), ModelError> {
+        let k = self.find_box(ty, index)?;
+        let b = &mut self.socket_mut(s)?.boxes[k];
+        *b = ModelBox {
+            family: b.family,
+            ty: b.ty,
+            index: b.index,
+            n: b.n,
+            width: b.width,
+            has_fixed: b.has_fixed,
+            fixed_width: b.fixed_width,
+            ..ModelBox::default()
+        };
+        Ok(())
+    }
+
     /// Takes the cores with a pending PMI on socket `s` (bit per core).
     pub fn take_pmi(&mut self, s: usize) -> u64 {
         match self.socket_mut(s) {
