@@ -23,7 +23,7 @@
 
 static char *sim;
 module_param(sim, charp, 0444);
-MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400");
+MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd (a family 15 model 6 part without L3 EMON)");
 
 const char *ru_param_sim(void) { return sim; }
 

@@ -70,6 +70,12 @@ impl<T: TimerHandler> Timer<T> {
         unsafe { bindings::hrtimer_start_range_ns(self.timer.get(), expiry, 0, MODE) }
     }
 
+    /// Whether the timer is queued or its callback runs.
+    pub(crate) fn is_active(&self) -> bool {
+        // SAFETY: The timer is initialised (type invariant); `hrtimer_active` only reads it.
+        unsafe { bindings::hrtimer_active(self.timer.get()) }
+    }
+
     /// Stops the timer and waits for a running callback to finish. Must not
     /// be called from the timer's own callback.
     pub(crate) fn cancel(&self) {

@@ -177,7 +177,8 @@ impl Ctx {
     }
 
     /// Reads counter `c` of box `i` of type `t` on package `pkg` (on a CPU
-    /// of that package), masked to its width. Lock-free and NMI-safe.
+    /// of that package), masked to its width and corrected for the part's
+    /// read errata (`program::read_value`). Lock-free and NMI-safe.
     pub(crate) fn read_counter(&self, pkg: usize, t: &BoxType, i: usize, c: Ctr) -> Result<u64> {
         let r = program::counter_reg(t, i, c);
         let mask = crate::hw::bits::low_mask(r.width);
@@ -218,7 +219,7 @@ impl Ctx {
                 Addr::Helper(_) => return Err(EINVAL),
             },
         };
-        Ok(v & mask)
+        Ok(program::read_value(t, c, v & mask))
     }
 
     /// The model box of box `i` of type `t`.

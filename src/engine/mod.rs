@@ -368,6 +368,8 @@ impl Drop for Driver {
 struct SimArg {
     platform: &'static Platform,
     sockets: Option<usize>,
+    /// `pentiumd`: a family 15 model 6 part without the L3 EMON registers.
+    no_emon: bool,
 }
 
 fn parse_sim(s: &str) -> Result<SimArg> {
@@ -375,18 +377,25 @@ fn parse_sim(s: &str) -> Result<SimArg> {
         Some((n, k)) => (n, Some(k.parse::<usize>().map_err(|_| EINVAL)?)),
         None => (s, None),
     };
+    let no_emon = name == "pentiumd";
+    let name = if no_emon { "xeon7100" } else { name };
     let platform = platforms::by_name(name).ok_or(EINVAL)?;
-    Ok(SimArg { platform, sockets })
+    Ok(SimArg {
+        platform,
+        sockets,
+        no_emon,
+    })
 }
 
-/// The platform to drive: `sim=`'s, or the boot CPU's.
-fn platform(packages: usize) -> Result<(&'static Platform, bool)> {
+/// The platform to drive, `sim=`'s or the boot CPU's, and for `sim=`
+/// whether the simulated part lacks the L3 EMON registers.
+fn platform(packages: usize) -> Result<(&'static Platform, Option<bool>)> {
     let Some(s) = crate::sys::params::sim() else {
-        return Ok((detect()?, false));
+        return Ok((detect()?, None));
     };
     let s = s.to_str().map_err(|_| EINVAL)?;
     let arg = parse_sim(s).inspect_err(|_| {
-        pr_err!("sim={}: expected <platform>[:<sockets>] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400\n", s)
+        pr_err!("sim={}: expected <platform>[:<sockets>] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd\n", s)
     })?;
     if let Some(n) = arg.sockets {
         if n != packages {
@@ -399,7 +408,7 @@ fn platform(packages: usize) -> Result<(&'static Platform, bool)> {
             return Err(EINVAL);
         }
     }
-    Ok((arg.platform, true))
+    Ok((arg.platform, Some(arg.no_emon)))
 }
 
 /// Per-package state, all packages alike.
@@ -416,10 +425,12 @@ impl Driver {
     /// hotplug callbacks.
     pub(crate) fn new(module: &'static ThisModule) -> Result<Self> {
         let packages = cpu::max_packages().max(1);
-        let (platform, simulated) = platform(packages)?;
-        let backend = if simulated {
+        let (platform, sim) = platform(packages)?;
+        let simulated = sim.is_some();
+        let backend = if let Some(no_emon) = sim {
             let mut m = crate::sys::model::alloc_zeroed()?;
             m.reset(platform.id, packages);
+            m.no_emon = no_emon;
             pr_info!(
                 "simulating {} with {} socket(s)\n",
                 platform.description,
@@ -460,9 +471,11 @@ impl Driver {
             GFP_KERNEL,
         )?;
 
-        register::check_names_free(&ctx)?;
+        probe(&ctx)?;
+        let counts = register::box_counts(&ctx)?;
+        register::check_names_free(&ctx, &counts)?;
         let mut pmus = KVec::new();
-        register::msr_pmus(module, &ctx, &mut pmus)?;
+        register::msr_pmus(module, &ctx, &counts, &mut pmus)?;
         // PCI and MMIO boxes: find their functions, then register a PMU for
         // every box present on some package.
         let has_pci = platform.types.iter().any(is_pci);
@@ -483,7 +496,7 @@ impl Driver {
                 }
             },
         };
-        register::pci_pmus(module, &ctx, &mut pmus)?;
+        register::pci_pmus(module, &ctx, &counts, &mut pmus)?;
         let n_pmus = pmus.len();
         let core = Arc::new(
             Core {
@@ -527,6 +540,21 @@ impl Driver {
             _pci: pci_driver,
         })
     }
+}
+
+/// Checks that the part has the uncore its CPU model promises: family 15
+/// model 6 also covers the Pentium 4 6x1, Pentium D 9xx and Xeon 5000,
+/// which have no L3 EMON registers (a read faults). Refuses with `ENODEV`.
+fn probe(ctx: &Ctx) -> Result {
+    if ctx.platform.global == Global::L3 && ctx.rdmsr(0, platforms::l3::GL_CTL).is_err() {
+        pr_info!(
+            "{}: no L3 EMON registers (MSR {:#x} faults): not a Xeon 7100/7400; no uncore PMUs\n",
+            ctx.platform.description,
+            platforms::l3::GL_CTL
+        );
+        return Err(ENODEV);
+    }
+    Ok(())
 }
 
 /// Picks the platform of the boot CPU, or refuses with `ENODEV`.

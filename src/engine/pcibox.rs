@@ -470,8 +470,16 @@ pub(crate) fn enumerate_sim(ctx: &Ctx) -> Result {
 /// Binds the simulated function `role` of package `pkg` again (the
 /// simulation's `plug`), as a probe after load would.
 pub(crate) fn plug_sim(ctx: &Ctx, pkg: usize, role: Role) -> Result {
-    if !matches!(ctx.backend, super::backend::Backend::Sim(_)) {
+    let super::backend::Backend::Sim(sim) = &ctx.backend else {
         return Err(ENODEV);
+    };
+    if ctx.registry.present(pkg, role) {
+        return Err(EBUSY);
+    }
+    // A newly bound device starts from its reset state.
+    if let Role::Box { ty, index } = role {
+        sim.change(pkg, |m| m.reset_box(pkg, ty, index))
+            .map_err(|_| EINVAL)?;
     }
     ctx.registry.bind(pkg, role, None, None)
 }

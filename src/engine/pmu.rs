@@ -389,6 +389,16 @@ impl UncorePmu {
             .map_or(0, |b| b.account_overflowed(counters, fixed))
     }
 
+    /// Whether package `pkg`'s box counts (some event started) without its
+    /// poll timer running: wraps could then be lost.
+    pub(crate) fn unpolled(&self, pkg: usize) -> bool {
+        let counting = self
+            .boxes
+            .get(pkg)
+            .is_some_and(|b| b.live.iter().any(|s| s.prev.is_armed()));
+        counting && !self.timers.get(pkg).is_some_and(|t| t.is_active())
+    }
+
     /// Runs package `pkg`'s poll now, as the timer does (on the collector).
     pub(crate) fn poll(&self, pkg: usize) {
         if let Some(b) = self.boxes.get(pkg) {

@@ -15,14 +15,41 @@ use kernel::prelude::*;
 use kernel::str::CString;
 use kernel::sync::Arc;
 
+/// The number of boxes of each type the driver exposes, in the platform's
+/// type order.
+pub(super) fn box_counts(ctx: &Ctx) -> Result<KVec<usize>> {
+    let mut v = KVec::with_capacity(ctx.platform.types.len(), GFP_KERNEL)?;
+    for t in ctx.platform.types.iter() {
+        v.push(box_count(ctx, t), GFP_KERNEL)?;
+    }
+    Ok(v)
+}
+
 /// The number of boxes of `t` the driver exposes.
 fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
     let n = t.num_boxes as usize;
     match (ctx.platform.id, t.name) {
-        // Skylake: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060 §2.4.1).
+        // Skylake: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060
+        // §2.4.1). When it gives nothing usable (0, or a read that faults,
+        // as under some hypervisors and firmware), one C-box per core, as
+        // the Linux driver assumes; at most what the MSR layout holds.
         (PlatformId::Skylake, "cbox") => {
-            let v = ctx.rdmsr(0, skl::CBO_CONFIG).unwrap_or(0) & 0xf;
-            (v.saturating_sub(1) as usize).min(n)
+            let reported = ctx
+                .rdmsr(0, skl::CBO_CONFIG)
+                .ok()
+                .map(|v| (v & 0xf) as usize)
+                .filter(|&v| v >= 2);
+            match reported {
+                Some(v) => (v - 1).min(n),
+                None => {
+                    let k = (cpu::cores_per_package() as usize).clamp(1, n);
+                    pr_info!(
+                        "MSR_UNC_CBO_CONFIG gives no C-box count; assuming one per core: {}\n",
+                        k
+                    );
+                    k
+                }
+            }
         }
         // One C-box per core on the EP and EX parts.
         (_, "cbox") if matches!(ctx.backend, Backend::Hw) => {
@@ -43,9 +70,8 @@ fn pmu_name(t: &BoxType, i: usize, count: usize) -> Result<CString> {
 }
 
 /// Refuses to load, with nothing registered, when a PMU name is taken.
-pub(super) fn check_names_free(ctx: &Ctx) -> Result {
-    for t in ctx.platform.types.iter() {
-        let count = box_count(ctx, t);
+pub(super) fn check_names_free(ctx: &Ctx, counts: &[usize]) -> Result {
+    for (t, &count) in ctx.platform.types.iter().zip(counts) {
         for i in 0..count {
             let name = pmu_name(t, i, count)?;
             if perf::name_taken(&name)? {
@@ -64,10 +90,13 @@ pub(super) fn check_names_free(ctx: &Ctx) -> Result {
 pub(super) fn msr_pmus(
     module: &'static ThisModule,
     ctx: &Arc<Ctx>,
+    counts: &[usize],
     pmus: &mut KVec<Pmu>,
 ) -> Result {
-    for t in ctx.platform.types.iter().filter(|t| is_msr(t)) {
-        let count = box_count(ctx, t);
+    for (t, &count) in ctx.platform.types.iter().zip(counts) {
+        if !is_msr(t) {
+            continue;
+        }
         for i in 0..count {
             let name = pmu_name(t, i, count)?;
             let up = UncorePmu::new(ctx, t, i, &name)?;
@@ -82,10 +111,13 @@ pub(super) fn msr_pmus(
 pub(super) fn pci_pmus(
     module: &'static ThisModule,
     ctx: &Arc<Ctx>,
+    counts: &[usize],
     pmus: &mut KVec<Pmu>,
 ) -> Result {
-    for t in ctx.platform.types.iter().filter(|t| is_pci(t)) {
-        let count = box_count(ctx, t);
+    for (t, &count) in ctx.platform.types.iter().zip(counts) {
+        if !is_pci(t) {
+            continue;
+        }
         for i in 0..count {
             let role = Role::Box {
                 ty: t.name,

@@ -16,7 +16,9 @@
 //!   a counter by a whole wrap in one step is refused (`ERANGE`).
 //! - `regs` (read): every box's registers on every socket.
 //! - `stats` (read): NMIs taken as uncore PMIs, PMIs handled, NMIs left to
-//!   other handlers, the PCI registry's size, and the self-test's outcome.
+//!   other handlers, the PCI registry's size, the self-test's outcome, and
+//!   the boxes that count without a running poll timer (`unpolled_boxes`,
+//!   which must be 0).
 //! - `unplug` (write): `pmu=<name> [socket=<n>]` removes the PCI function
 //!   of a PCI or MMIO box, as a hot removal or unbind would (`EINVAL` for
 //!   an MSR box).
@@ -337,17 +339,22 @@ impl DebugfsOps for Core {
             STATS => {
                 use core::sync::atomic::Ordering::Relaxed;
                 let s = &self.ctx.stats;
+                let unpolled = (0..self.ctx.packages)
+                    .map(|pkg| self.pmus.iter().filter(|p| p.ops().unpolled(pkg)).count())
+                    .sum::<usize>();
                 writeln!(
                     out,
                     "pmi_nmis {}\npmis_handled {}\nnmi_not_ours {}\npci_entries {}\n\
-                     selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}",
+                     selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}\n\
+                     unpolled_boxes {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
                     self.ctx.registry.len(),
                     s.selftest_rounds.load(Relaxed),
                     s.selftest_nmi_reads.load(Relaxed),
-                    s.selftest_exact.load(Relaxed)
+                    s.selftest_exact.load(Relaxed),
+                    unpolled
                 )
                 .map_err(|_| ENOSPC)
             }

@@ -312,6 +312,13 @@ pub enum Special {
     NhmexBbox,
     /// NHM-EX S-box: match/mask for event 0 (`TO_R_PROG_EV`).
     NhmexSbox,
+    /// NHM-EX/WSM-EX W-box; with `read_erratum`, a counter read whose low
+    /// 24 bits are 0 or 1 is 0x1000000 too high (Westmere-EX, 325294
+    /// §2.8.3, the note after Table 2-100).
+    NhmexWbox {
+        /// The part has the erratum.
+        read_erratum: bool,
+    },
     /// NHM-EX M-box subcontrol registers (WSM-EX layout when `wsmex`).
     NhmexMbox {
         /// Westmere-EX layout of `ZDP_CTL_FVC`.
@@ -450,6 +457,20 @@ pub struct Platform {
     pub types: &'static [BoxType],
     /// The global control.
     pub global: Global,
+    /// NHM-EX/WSM-EX: which boxes each S-box `S_MSR_PMON_SUMMARY` bit
+    /// reports (Table 2-26 of each part's guide); empty elsewhere.
+    pub s_summary: &'static [SummaryBit],
+}
+
+/// One bit of an S-box's `S_MSR_PMON_SUMMARY` and the boxes behind it.
+#[derive(Clone, Copy, Debug)]
+pub struct SummaryBit {
+    /// The S-box (0 or 1).
+    pub side: u8,
+    /// The bit.
+    pub bit: u32,
+    /// The reporting boxes, as (type name, instance).
+    pub boxes: &'static [(&'static str, u8)],
 }
 
 impl Platform {

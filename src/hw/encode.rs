@@ -170,7 +170,7 @@ pub fn encode(t: &BoxType, index: usize, attr: Attr) -> Result<Encoded, Invalid>
         shared: Request::NONE,
     };
     match t.special {
-        Special::None => Ok(plain),
+        Special::None | Special::NhmexWbox { .. } => Ok(plain),
         Special::SnbepCboxFilter => cbox_filter(plain, attr, SNBEP_CBOX_FIELDS, SNBEP_CBOX_EXTRA),
         Special::IvbepCboxFilter => cbox_filter(plain, attr, IVBEP_CBOX_FIELDS, IVBEP_CBOX_EXTRA),
         Special::PcuBand => pcu_band(plain, attr),

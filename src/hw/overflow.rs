@@ -4,8 +4,9 @@
 //! counters that overflowed, and the writes that clear exactly what was
 //! found.
 //!
-//! NHM-EX/WSM-EX (325294 §2.1.4, Table 2-26): `U_MSR_PMON_GLOBAL_STATUS`
-//! `ov_u`/`ov_w`/`ov_s0`/`ov_s1` -> the S-box's `S_MSR_PMON_SUMMARY` ->
+//! NHM-EX/WSM-EX (325294 §2.1.4): `U_MSR_PMON_GLOBAL_STATUS`
+//! `ov_u`/`ov_w`/`ov_s0`/`ov_s1` -> the S-box's `S_MSR_PMON_SUMMARY`
+//! (whose bits differ between the parts: `Platform::s_summary`) ->
 //! the reporting boxes' `GLOBAL_STATUS` -> counters; cleared through the
 //! boxes' `GLOBAL_OVF_CTL` (which clears the summaries above) and the
 //! U-box's `GLOBAL_OVF_CTL` for `ov_u`, `pmi` and `cond`.
@@ -95,29 +96,6 @@ impl Walk {
         }
     }
 }
-
-/// Boxes reporting to S-box `side`'s summary bit `bit` (Table 2-26), as
-/// (type name, instance) pairs.
-fn summary_boxes(side: u8, bit: u32) -> &'static [(&'static str, u8)] {
-    match (side, bit) {
-        (0, 0) => &[("cbox", 0), ("cbox", 1)],
-        (0, 2) => &[("cbox", 2), ("cbox", 3)],
-        (0, 20) => &[("cbox", 4)],
-        (1, 0) => &[("cbox", 5), ("cbox", 6)],
-        (1, 2) => &[("cbox", 7), ("cbox", 8)],
-        (1, 20) => &[("cbox", 9)],
-        (0, 19) => &[("rbox", 0)],
-        (1, 19) => &[("rbox", 1)],
-        (0, 18) => &[("sbox", 0)],
-        (1, 18) => &[("sbox", 1)],
-        (0, 16) => &[("mbox", 0), ("bbox", 0)],
-        (1, 16) => &[("mbox", 1), ("bbox", 1)],
-        _ => &[],
-    }
-}
-
-/// The S-box summary bits (Table 2-26).
-const SUMMARY_BITS: [u32; 6] = [0, 2, 16, 18, 19, 20];
 
 /// Walks the overflow status of platform `p` with `read` (an MSR read);
 /// returns what overflowed and how to clear it.
@@ -228,9 +206,9 @@ fn nhmex_walk(p: &Platform, read: &mut impl FnMut(u32) -> u64, w: &mut Walk) {
             continue;
         }
         let sum = read(summary);
-        for bit in SUMMARY_BITS {
-            if sum & (1 << bit) != 0 {
-                for &(name, i) in summary_boxes(side, bit) {
+        for s in p.s_summary.iter().filter(|s| s.side == side) {
+            if sum & (1u64 << (s.bit & 63)) != 0 {
+                for &(name, i) in s.boxes {
                     box_status(w, name, i, read);
                 }
             }

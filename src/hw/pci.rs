@@ -121,6 +121,7 @@ pub const IVBEP: &[PciFn] = &[
 /// Skylake client host bridges (0:0.0): the IMC counters are in the MCHBAR
 /// they hold at 0x48, so each is the device of the `imc` box.
 pub const SKL: &[PciFn] = &[
+    // Skylake: Y, U, HD, HQ, SD, SQ, E3.
     at(0x190c, 0, 0, bx("imc", 0)),
     at(0x1904, 0, 0, bx("imc", 0)),
     at(0x1900, 0, 0, bx("imc", 0)),
@@ -128,6 +129,47 @@ pub const SKL: &[PciFn] = &[
     at(0x190f, 0, 0, bx("imc", 0)),
     at(0x191f, 0, 0, bx("imc", 0)),
     at(0x1918, 0, 0, bx("imc", 0)),
+    // Kaby Lake: Y (also Amber Lake YD), U, UQ, SD, SQ, HQ, WQ.
+    at(0x590c, 0, 0, bx("imc", 0)),
+    at(0x5904, 0, 0, bx("imc", 0)),
+    at(0x5914, 0, 0, bx("imc", 0)),
+    at(0x590f, 0, 0, bx("imc", 0)),
+    at(0x591f, 0, 0, bx("imc", 0)),
+    at(0x5910, 0, 0, bx("imc", 0)),
+    at(0x5918, 0, 0, bx("imc", 0)),
+    // Amber Lake YQ.
+    at(0x590d, 0, 0, bx("imc", 0)),
+    // Coffee Lake: 2U, 4U (also Whiskey Lake UQ), 4H, 6H, 2S/4S/6S/8S
+    // desktop, 4S/6S/8S workstation, 4S/6S/8S server.
+    at(0x3ecc, 0, 0, bx("imc", 0)),
+    at(0x3ed0, 0, 0, bx("imc", 0)),
+    at(0x3e10, 0, 0, bx("imc", 0)),
+    at(0x3ec4, 0, 0, bx("imc", 0)),
+    at(0x3e0f, 0, 0, bx("imc", 0)),
+    at(0x3e1f, 0, 0, bx("imc", 0)),
+    at(0x3ec2, 0, 0, bx("imc", 0)),
+    at(0x3e30, 0, 0, bx("imc", 0)),
+    at(0x3e18, 0, 0, bx("imc", 0)),
+    at(0x3ec6, 0, 0, bx("imc", 0)),
+    at(0x3e31, 0, 0, bx("imc", 0)),
+    at(0x3e33, 0, 0, bx("imc", 0)),
+    at(0x3eca, 0, 0, bx("imc", 0)),
+    at(0x3e32, 0, 0, bx("imc", 0)),
+    // Whiskey Lake 4-UQ, UD.
+    at(0x3e34, 0, 0, bx("imc", 0)),
+    at(0x3e35, 0, 0, bx("imc", 0)),
+    // Comet Lake: H1-H3, U1-U3, S1-S5.
+    at(0x9b44, 0, 0, bx("imc", 0)),
+    at(0x9b54, 0, 0, bx("imc", 0)),
+    at(0x9b64, 0, 0, bx("imc", 0)),
+    at(0x9b51, 0, 0, bx("imc", 0)),
+    at(0x9b61, 0, 0, bx("imc", 0)),
+    at(0x9b71, 0, 0, bx("imc", 0)),
+    at(0x9b33, 0, 0, bx("imc", 0)),
+    at(0x9b43, 0, 0, bx("imc", 0)),
+    at(0x9b53, 0, 0, bx("imc", 0)),
+    at(0x9b63, 0, 0, bx("imc", 0)),
+    at(0x9b73, 0, 0, bx("imc", 0)),
 ];
 
 /// The PCI function tables of the platforms that have PCI boxes.

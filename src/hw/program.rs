@@ -428,10 +428,50 @@ pub fn event_enable(
         }
         _ => ops.write(
             addr,
-            ctl | t.enable.bit() | if pmi { pmi_bit(t) } else { 0 },
+            ctl | t.enable.bit() | if pmi { pmi_bit(t) } else { 0 } | occupancy_reset(t, ctl),
         ),
     }
     ops
+}
+
+/// `reset_occ_cnt` (bit 17) of an NHM-EX/WSM-EX S-box control.
+pub const S_RESET_OCC_CNT: u64 = 1 << 17;
+
+/// The S-box's queue occupancy events (325294 Table 2-37, the
+/// `*_OCCUPANCY` events).
+pub const S_OCCUPANCY_EVENTS: [u8; 11] = [
+    0x07, 0x0a, 0x0d, 0x10, 0x13, 0x16, 0x26, 0x29, 0x2c, 0x2f, 0x31,
+];
+
+/// The bits an enabling write must add for event `ctl`: an S-box queue
+/// occupancy event resets its occupancy subcounter in the same write that
+/// enables it (325294 §2.5.2, the note before §2.5.3), so that it starts
+/// from zero.
+pub fn occupancy_reset(t: &BoxType, ctl: u64) -> u64 {
+    if t.special == Special::NhmexSbox && S_OCCUPANCY_EVENTS.contains(&((ctl & 0xff) as u8)) {
+        S_RESET_OCC_CNT
+    } else {
+        0
+    }
+}
+
+/// W-box read erratum bound (325294 §2.8.3): a read whose low 24 bits are
+/// 0 or 1 is this much too high.
+pub const WBOX_ERRATUM: u64 = 0x100_0000;
+
+/// The value counter `c` of a box of type `t` holds, from a read `raw`
+/// (masked to the counter's width): Westmere-EX W-box reads ending in
+/// 0x000000 or 0x000001 are 0x1000000 too high (325294 §2.8.3, the note
+/// after Table 2-100); every read path corrects them here.
+pub fn read_value(t: &BoxType, c: Ctr, raw: u64) -> u64 {
+    match (t.special, c) {
+        (Special::NhmexWbox { read_erratum: true }, Ctr::General(_) | Ctr::Fixed)
+            if raw & 0xff_ffff <= 1 =>
+        {
+            raw.wrapping_sub(WBOX_ERRATUM) & super::bits::low_mask(48)
+        }
+        _ => raw,
+    }
 }
 
 /// Operations that stop counter `c` of box `i` (its control keeps the event

@@ -97,6 +97,11 @@ impl Occurrence {
     }
 }
 
+/// The S-box queue occupancy events (325294 Table 2-37).
+const S_OCCUPANCY: [u16; 11] = [
+    0x07, 0x0a, 0x0d, 0x10, 0x13, 0x16, 0x26, 0x29, 0x2c, 0x2f, 0x31,
+];
+
 fn inc_of(o: &Occurrence) -> u64 {
     o.inc.max(1) as u64
 }
@@ -164,7 +169,15 @@ pub(super) fn inject(p: PlatformId, sock: &mut Socket, k: usize, o: &Occurrence)
             continue;
         }
         let ctl = b.ctrs[j].ctl;
-        if let Some(n) = counts(p, sock, &b, ty, j, ctl, o) {
+        if let Some(mut n) = counts(p, sock, &b, ty, j, ctl, o) {
+            // An S-box queue occupancy event adds the occupancy on top of
+            // what its subcounter kept (0 after `reset_occ_cnt`), which then
+            // keeps this occupancy.
+            if b.family == Family::NhmBox && ty == "sbox" && S_OCCUPANCY.contains(&o.event) {
+                let occ = inc_of(o).saturating_add(u64::from(b.occ[j]));
+                n = o.cycles.saturating_mul(occ);
+                sock.boxes[k].occ[j] = (inc_of(o) & 0x7f) as u8;
+            }
             if n > 0 {
                 add(p, sock, k, Some(j), n);
             }
@@ -541,8 +554,11 @@ pub(super) fn side_of(p: PlatformId, b: &ModelBox) -> u8 {
         .types
         .get(b.ty as usize)
         .map_or("", |t| t.name);
+    // Westmere-EX: C-boxes 0-4 on S-box 0, 5-9 on S-box 1; Nehalem-EX
+    // (eight C-boxes): 0-3 and 4-7.
+    let half = if p == PlatformId::NehalemEx { 4 } else { 5 };
     match (t, b.index) {
-        ("cbox", 0..=4) => 0,
+        ("cbox", i) if i < half => 0,
         ("cbox", _) => 1,
         (_, i) => i.min(1),
     }

@@ -100,6 +100,10 @@ pub struct ModelBox {
     pub fixed_width: u8,
     /// Filters, match/mask and subcontrol registers.
     pub aux: [u64; MAX_AUX],
+    /// NHM-EX/WSM-EX S-box: each counter's 7-bit occupancy subcounter,
+    /// which keeps the occupancy it last saw unless `reset_occ_cnt` is
+    /// written with the enable.
+    pub occ: [u8; MAX_CTRS],
 }
 
 impl Default for ModelBox {
@@ -117,6 +121,7 @@ impl Default for ModelBox {
             has_fixed: false,
             fixed_width: 0,
             aux: [0; MAX_AUX],
+            occ: [0; MAX_CTRS],
         }
     }
 }
@@ -182,6 +187,9 @@ pub struct Model {
     pub n_sockets: usize,
     /// Skylake: CBo units (reported by `MSR_UNC_CBO_CONFIG` as this plus one).
     pub cbos: u8,
+    /// Family 15 model 6 without the L3 EMON registers (a Pentium D 9xx,
+    /// Pentium 4 6x1 or Xeon 5000): their MSRs fault.
+    pub no_emon: bool,
     /// The sockets.
     pub sockets: [Socket; MAX_SOCKETS],
 }
@@ -196,6 +204,7 @@ impl Model {
             platform: p,
             n_sockets: 0,
             cbos: 0,
+            no_emon: false,
             sockets: [Socket::default(); MAX_SOCKETS],
         };
         m.reset(p, sockets);
@@ -211,6 +220,7 @@ impl Model {
         self.n_sockets = n;
         let desc = platforms::by_id(p);
         self.cbos = if p == PlatformId::Skylake { 4 } else { 0 };
+        self.no_emon = false;
         for (s, sock) in self.sockets.iter_mut().enumerate() {
             // Field by field: a whole `Socket` is too large a temporary for
             // a kernel stack.
@@ -388,7 +398,7 @@ impl Model {
         } else {
             (c < b.n as usize).then_some(regs::Reg::Ctr(c))?
         };
-        Some(regs::read_counter(b, r))
+        Some(regs::read_counter(self.platform, b, r))
     }
 
     /// Puts the registers of box (`ty`, `index`) on socket `s` in their

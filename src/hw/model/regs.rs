@@ -197,8 +197,8 @@ pub(super) fn decode_msr(p: PlatformId, b: &ModelBox, msr: u32) -> Option<Reg> {
     aux_msr(p, t.name, i as u32, msr).map(Reg::Aux)
 }
 
-fn nhm_summary(sock: &Socket, s_box: u32) -> u64 {
-    let p = PlatformId::WestmereEx;
+fn nhm_summary(p: PlatformId, sock: &Socket, s_box: u32) -> u64 {
+    let nhmex = p == PlatformId::NehalemEx;
     let mut v = 0;
     for b in &sock.boxes[..sock.n_boxes] {
         if b.status == 0 {
@@ -206,8 +206,15 @@ fn nhm_summary(sock: &Socket, s_box: u32) -> u64 {
         }
         let Some(t) = box_type(p, b) else { continue };
         let i = b.index as u32;
-        // Table 2-26: which box reports to which S-box summary bit.
+        // Table 2-26: which box reports to which S-box summary bit. On
+        // Nehalem-EX (eight C-boxes) `ov_c_r` (bit 0) is C-boxes 2/3 and
+        // 6/7, `ov_c_l` (bit 2) 0/1 and 4/5, and there is no bit 20.
         let bit = match (t.name, i) {
+            ("cbox", 2 | 3) if nhmex && s_box == 0 => 0,
+            ("cbox", 6 | 7) if nhmex && s_box == 1 => 0,
+            ("cbox", 0 | 1) if nhmex && s_box == 0 => 2,
+            ("cbox", 4 | 5) if nhmex && s_box == 1 => 2,
+            ("cbox", _) if nhmex => continue,
             ("cbox", 0 | 1) if s_box == 0 => 0,
             ("cbox", 5 | 6) if s_box == 1 => 0,
             ("cbox", 2 | 3) if s_box == 0 => 2,
@@ -226,13 +233,13 @@ fn nhm_summary(sock: &Socket, s_box: u32) -> u64 {
 
 /// The U-box global status as software reads it: each overflow summary bit
 /// is its latch while something below it is still set.
-pub(super) fn nhm_u_status(sock: &Socket) -> u64 {
+pub(super) fn nhm_u_status(p: PlatformId, sock: &Socket) -> u64 {
     let mut v = sock.global_status & (u::COND | u::PMI | u::OV_U);
     let latched = sock.global_status;
-    if latched & u::OV_S0 != 0 && nhm_summary(sock, 0) != 0 {
+    if latched & u::OV_S0 != 0 && nhm_summary(p, sock, 0) != 0 {
         v |= u::OV_S0;
     }
-    if latched & u::OV_S1 != 0 && nhm_summary(sock, 1) != 0 {
+    if latched & u::OV_S1 != 0 && nhm_summary(p, sock, 1) != 0 {
         v |= u::OV_S1;
     }
     let w = sock.boxes[..sock.n_boxes].iter().any(|b| {
@@ -251,10 +258,10 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
     match p {
         PlatformId::NehalemEx | PlatformId::WestmereEx => match msr {
             nhmex::U_GLOBAL_CTL => return Ok(sock.global_ctl),
-            nhmex::U_GLOBAL_STATUS => return Ok(nhm_u_status(sock)),
+            nhmex::U_GLOBAL_STATUS => return Ok(nhm_u_status(p, sock)),
             nhmex::U_GLOBAL_OVF_CTL => return Ok(0),
-            0xc43 => return Ok(nhm_summary(sock, 0)),
-            0xcc3 => return Ok(nhm_summary(sock, 1)),
+            0xc43 => return Ok(nhm_summary(p, sock, 0)),
+            0xcc3 => return Ok(nhm_summary(p, sock, 1)),
             _ => {}
         },
         PlatformId::Skylake => match msr {
@@ -263,6 +270,11 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
             skl::CBO_CONFIG => return Ok(m.cbos as u64 + 1),
             _ => {}
         },
+        PlatformId::Xeon7100 | PlatformId::Xeon7400
+            if m.no_emon && (l3::CTR_CTL0..=l3::GL_CTL).contains(&msr) =>
+        {
+            return Err(ModelError::NoRegister);
+        }
         PlatformId::Xeon7100 | PlatformId::Xeon7400 if msr == l3::GL_CTL => {
             return Ok(sock.global_status << 48);
         }
@@ -273,15 +285,31 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
             continue;
         }
         if let Some(r) = decode_msr(p, b, msr) {
-            return Ok(read_reg(b, r));
+            return Ok(wbox_erratum(p, b, r, read_reg(b, r)));
         }
     }
     Err(ModelError::NoRegister)
 }
 
 /// What a read of counter register `r` of `b` returns.
-pub(super) fn read_counter(b: &ModelBox, r: Reg) -> u64 {
-    read_reg(b, r)
+pub(super) fn read_counter(p: PlatformId, b: &ModelBox, r: Reg) -> u64 {
+    wbox_erratum(p, b, r, read_reg(b, r))
+}
+
+/// The Westmere-EX W-box read erratum (325294 §2.8.3, the note after
+/// Table 2-100): a counter whose value ends in 0x000000 or 0x000001 reads
+/// 0x1000000 higher.
+fn wbox_erratum(p: PlatformId, b: &ModelBox, r: Reg, v: u64) -> u64 {
+    let counter = matches!(r, Reg::Ctr(_) | Reg::FixedCtr);
+    if p == PlatformId::WestmereEx
+        && counter
+        && box_type(p, b).is_some_and(|t| t.name == "wbox")
+        && v & 0xff_ffff <= 1
+    {
+        (v + 0x100_0000) & low_mask(48)
+    } else {
+        v
+    }
 }
 
 fn read_reg(b: &ModelBox, r: Reg) -> u64 {
@@ -446,6 +474,11 @@ fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Resu
             ) && v & (1 << 17) != 0
             {
                 b.ctrs[j].value = 0;
+            }
+            // NHM-EX/WSM-EX S-box `reset_occ_cnt` (Table 2-30): clears the
+            // counter's occupancy subcounter; a command, not kept.
+            if b.family == Family::NhmBox && ty == "sbox" && v & (1 << 17) != 0 {
+                b.occ[j] = 0;
             }
             b.ctrs[j].ctl = v & valid;
         }

@@ -74,7 +74,7 @@ impl Drv {
             Addr::Mmio(off) => self.m.mmio_read(self.s, off).unwrap() as u64,
             Addr::Helper(_) => panic!(),
         };
-        v & low_mask(r.width)
+        program::read_value(t, c, v & low_mask(r.width))
     }
 }
 
@@ -850,4 +850,116 @@ fn overflow_status_accounting_over_a_thousand_wraps() {
     }
     assert_eq!(total, want);
     assert!(wraps >= 1000, "{} wraps", wraps);
+}
+
+/// Westmere-EX W-box read erratum (325294 §2.8.3, the note after Table
+/// 2-100): the model reads 0x1000000 high when the low 24 bits are 0 or 1,
+/// and the driver's correction gives the count back, across the boundary.
+#[test]
+fn wbox_read_erratum_is_modelled_and_corrected() {
+    let p = crate::hw::platforms::nhmex::WSMEX;
+    let t = p.box_type("wbox").unwrap();
+    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut sh = Shared::default();
+    let pr = program(&mut d, t, 0, Attr::config(0x0114), &mut sh);
+    let Ctr::General(j) = pr.ctr else { panic!() };
+    // Just below a 2^24 boundary.
+    d.m.preload(0, "wbox", 0, j as usize, 0xff_fff0).unwrap();
+    let raw = |d: &Drv| d.m.rdmsr(0, 0xc91 + 2 * j as u32).unwrap();
+    let before = d.read(t, 0, pr.ctr);
+    assert_eq!(before, 0xff_fff0);
+    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x10)).unwrap();
+    // The counter holds 0x1000000: the raw read is 0x1000000 too high.
+    assert_eq!(raw(&d), 0x200_0000);
+    let after = d.read(t, 0, pr.ctr);
+    assert_eq!(after, 0x100_0000);
+    assert_eq!(delta(before, after, pr.width), 0x10);
+    // Uncorrected, one such read followed by a good one gives a delta near
+    // 2^48 (what the driver did before the correction).
+    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x5)).unwrap();
+    let good = raw(&d);
+    assert_eq!(good, 0x100_0005);
+    assert!(delta(0x200_0000, good, 48) > 1 << 47);
+    // Nehalem-EX (the Xeon 7500 guide) has no such note: reads are plain.
+    let mut n = Drv::new(PlatformId::NehalemEx, 1);
+    let tn = crate::hw::platforms::nhmex::NHMEX.box_type("wbox").unwrap();
+    let prn = program(&mut n, tn, 0, Attr::config(0x0114), &mut sh);
+    let Ctr::General(k) = prn.ctr else { panic!() };
+    n.m.preload(0, "wbox", 0, k as usize, 0x100_0000).unwrap();
+    assert_eq!(n.m.rdmsr(0, 0xc91 + 2 * k as u32).unwrap(), 0x100_0000);
+}
+
+/// Nehalem-EX `S_MSR_PMON_SUMMARY` (its guide's Table 2-26): a C-box 4
+/// overflow is `ov_c_l` (bit 2) of S-box 1, and the PMI's walk finds it;
+/// Westmere-EX reports C-box 4 as `ov_c_h` (bit 20) of S-box 0.
+#[test]
+fn cbox4_overflow_follows_each_parts_summary_map() {
+    for (p, side_summary, bit) in [
+        (PlatformId::NehalemEx, 0xcc3u32, 2u32),
+        (PlatformId::WestmereEx, 0xc43, 20),
+    ] {
+        let desc = crate::hw::platforms::by_id(p);
+        let t = desc.box_type("cbox").unwrap();
+        let mut d = Drv::new(p, 1);
+        let mut sh = Shared::default();
+        let pr = program(&mut d, t, 4, Attr::config(0x0114), &mut sh);
+        let Ctr::General(j) = pr.ctr else { panic!() };
+        // pmi_en on the counter, PMIs to core 0.
+        let ops = program::event_enable(t, 4, pr.ctr, 0x0114, &sh, None, true);
+        d.exec(t, 4, &ops);
+        let u = program::u_global::EN_ALL | (1 << program::u_global::PMI_CORE_SEL_SHIFT);
+        d.m.wrmsr(0, 0xc00, u).unwrap();
+        d.m.preload(0, "cbox", 4, j as usize, (1 << 48) - 2).unwrap();
+        d.m.inject(0, "cbox", 4, &Occurrence::simple(0x14, 0x01, 4)).unwrap();
+        assert_eq!(d.m.take_pmi(0), 1, "{:?}: a PMI to core 0", p);
+        assert_eq!(d.m.rdmsr(0, side_summary).unwrap(), 1 << bit, "{:?}", p);
+        let w = crate::hw::overflow::walk(desc, |a| d.m.rdmsr(0, a).unwrap());
+        let found: std::vec::Vec<_> = w
+            .hits()
+            .iter()
+            .map(|h| (desc.types[h.ty as usize].name, h.index, h.counters))
+            .collect();
+        assert_eq!(found, [("cbox", 4, 1 << j)], "{:?}", p);
+    }
+}
+
+/// S-box queue occupancy (325294 §2.5.2, the note before §2.5.3, and Table
+/// 2-30): the enabling write carries `reset_occ_cnt`, so a second use of a
+/// counter starts from zero; without it, the subcounter's leftover
+/// occupancy is added.
+#[test]
+fn sbox_occupancy_starts_from_zero() {
+    let p = crate::hw::platforms::nhmex::WSMEX;
+    let t = p.box_type("sbox").unwrap();
+    // TO_R_SNP_MSGQ_OCCUPANCY (0x0a), 3 entries for 100 cycles, twice.
+    let occ = Occurrence {
+        inc: 3,
+        ..Occurrence::simple(0x0a, 0, 100)
+    };
+    for _ in 0..2 {
+        let mut d = Drv::new(PlatformId::WestmereEx, 1);
+        for round in 0..2 {
+            let mut sh = Shared::default();
+            let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
+            let before = d.read(t, 0, pr.ctr);
+            d.m.inject(0, "sbox", 0, &occ).unwrap();
+            let after = d.read(t, 0, pr.ctr);
+            assert_eq!(delta(before, after, pr.width), 300, "round {}", round);
+        }
+    }
+    let ops = program::event_enable(t, 0, Ctr::General(0), 0x0a, &Shared::default(), None, false);
+    assert!(matches!(ops.as_slice()[0], Op::Write(_, v) if v & program::S_RESET_OCC_CNT != 0));
+    // The model keeps the occupancy without the reset bit.
+    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut sh = Shared::default();
+    let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
+    d.m.inject(0, "sbox", 0, &occ).unwrap();
+    let Ctr::General(j) = pr.ctr else { panic!() };
+    let ctl = 0xc50 + 2 * j as u32;
+    let v = d.m.rdmsr(0, ctl).unwrap();
+    d.m.wrmsr(0, ctl, 0).unwrap();
+    d.m.wrmsr(0, ctl, v & !program::S_RESET_OCC_CNT).unwrap();
+    let before = d.read(t, 0, pr.ctr);
+    d.m.inject(0, "sbox", 0, &occ).unwrap();
+    assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 600);
 }

@@ -251,5 +251,6 @@ pub const IVBEP: Platform = Platform {
     description: "Ivy Bridge-EP (Xeon E5 v2)",
     cpus: &[(6, 62)],
     types: &TYPES,
+    s_summary: &[],
     global: Global::None,
 };

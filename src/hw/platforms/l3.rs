@@ -93,6 +93,7 @@ pub const XEON7100: Platform = Platform {
     cpus: &[(15, 6)],
     types: &TYPES,
     global: Global::L3,
+    s_summary: &[],
 };
 
 /// Xeon 7400 series.
@@ -103,4 +104,5 @@ pub const XEON7400: Platform = Platform {
     cpus: &[(6, 29)],
     types: &TYPES,
     global: Global::L3,
+    s_summary: &[],
 };

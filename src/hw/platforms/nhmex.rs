@@ -166,7 +166,7 @@ const CBOX: BoxType = BoxType {
 };
 
 /// The box types common to both parts; the M-box differs (see [`NHMEX_TYPES`]).
-const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
+const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7] {
     [
         // U-box (Tables 2-5..2-7): one counter; its enable is bit 0 of the
         // U-box global control.
@@ -311,6 +311,7 @@ const fn types(num_cboxes: u8, mbox: BoxType) -> [BoxType; 7] {
             },
             box_ctl: BoxCtl::CounterEnables { fixed_en: 1 << 31 },
             aliases: WBOX_ALIASES,
+            special: Special::NhmexWbox { read_erratum },
             rate: Rate {
                 clock_mhz: UCLK,
                 max_inc: 1,
@@ -354,11 +355,47 @@ const fn mbox(wsmex: bool) -> BoxType {
     }
 }
 
-/// The Nehalem-EX box types (eight C-boxes).
-pub const NHMEX_TYPES: [BoxType; 7] = types(8, mbox(false));
+/// The Nehalem-EX box types (eight C-boxes; the W-box read erratum is the
+/// Xeon E7 family's, Westmere-EX).
+pub const NHMEX_TYPES: [BoxType; 7] = types(8, mbox(false), false);
 
 /// The Westmere-EX box types (ten C-boxes).
-pub const WSMEX_TYPES: [BoxType; 7] = types(10, mbox(true));
+pub const WSMEX_TYPES: [BoxType; 7] = types(10, mbox(true), true);
+
+/// Westmere-EX `S_MSR_PMON_SUMMARY` (325294 Table 2-26): `ov_c_l` (bit 0)
+/// is C-boxes 0/1 on S-box 0 and 5/6 on S-box 1, `ov_c_m` (bit 2) 2/3 and
+/// 7/8, `ov_c_h` (bit 20) 4 and 9; `ov_mb` (16) the side's M- and B-box,
+/// `ov_s` (18) the S-box, `ov_r` (19) the side's R-box half.
+const WSMEX_SUMMARY: &[SummaryBit] = &[
+    SummaryBit { side: 0, bit: 0, boxes: &[("cbox", 0), ("cbox", 1)] },
+    SummaryBit { side: 0, bit: 2, boxes: &[("cbox", 2), ("cbox", 3)] },
+    SummaryBit { side: 0, bit: 20, boxes: &[("cbox", 4)] },
+    SummaryBit { side: 1, bit: 0, boxes: &[("cbox", 5), ("cbox", 6)] },
+    SummaryBit { side: 1, bit: 2, boxes: &[("cbox", 7), ("cbox", 8)] },
+    SummaryBit { side: 1, bit: 20, boxes: &[("cbox", 9)] },
+    SummaryBit { side: 0, bit: 16, boxes: &[("mbox", 0), ("bbox", 0)] },
+    SummaryBit { side: 1, bit: 16, boxes: &[("mbox", 1), ("bbox", 1)] },
+    SummaryBit { side: 0, bit: 18, boxes: &[("sbox", 0)] },
+    SummaryBit { side: 1, bit: 18, boxes: &[("sbox", 1)] },
+    SummaryBit { side: 0, bit: 19, boxes: &[("rbox", 0)] },
+    SummaryBit { side: 1, bit: 19, boxes: &[("rbox", 1)] },
+];
+
+/// Nehalem-EX `S_MSR_PMON_SUMMARY` (the Nehalem-EX uncore guide's Table
+/// 2-26): `ov_c_r` (bit 0) is C-boxes 2/3 on S-box 0 and 6/7 on S-box 1,
+/// `ov_c_l` (bit 2) 0/1 and 4/5; there is no bit 20 (eight C-boxes).
+const NHMEX_SUMMARY: &[SummaryBit] = &[
+    SummaryBit { side: 0, bit: 0, boxes: &[("cbox", 2), ("cbox", 3)] },
+    SummaryBit { side: 0, bit: 2, boxes: &[("cbox", 0), ("cbox", 1)] },
+    SummaryBit { side: 1, bit: 0, boxes: &[("cbox", 6), ("cbox", 7)] },
+    SummaryBit { side: 1, bit: 2, boxes: &[("cbox", 4), ("cbox", 5)] },
+    SummaryBit { side: 0, bit: 16, boxes: &[("mbox", 0), ("bbox", 0)] },
+    SummaryBit { side: 1, bit: 16, boxes: &[("mbox", 1), ("bbox", 1)] },
+    SummaryBit { side: 0, bit: 18, boxes: &[("sbox", 0)] },
+    SummaryBit { side: 1, bit: 18, boxes: &[("sbox", 1)] },
+    SummaryBit { side: 0, bit: 19, boxes: &[("rbox", 0)] },
+    SummaryBit { side: 1, bit: 19, boxes: &[("rbox", 1)] },
+];
 
 /// Nehalem-EX.
 pub const NHMEX: Platform = Platform {
@@ -368,6 +405,7 @@ pub const NHMEX: Platform = Platform {
     cpus: &[(6, 46)],
     types: &NHMEX_TYPES,
     global: Global::NhmexU,
+    s_summary: NHMEX_SUMMARY,
 };
 
 /// Westmere-EX.
@@ -378,4 +416,5 @@ pub const WSMEX: Platform = Platform {
     cpus: &[(6, 47)],
     types: &WSMEX_TYPES,
     global: Global::NhmexU,
+    s_summary: WSMEX_SUMMARY,
 };

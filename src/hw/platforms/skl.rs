@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! Skylake client (6th generation Core), family 6 models 78 and 94.
+//! Skylake client (6th generation Core), family 6 models 78 and 94, and
+//! the parts of the same uncore design up to the 10th generation: Kaby Lake
+//! and Amber Lake (0x8e, 0x9e), Coffee Lake and Whiskey Lake (0x8e, 0x9e
+//! steppings) and Comet Lake (0xa5, 0xa6), as the Linux driver drives them
+//! (its `uncore.c` CPU table and `IMC_DEV` list).
 //!
 //! Source: 6th Generation Intel Core Processor Family Uncore Performance
 //! Monitoring Reference Manual (334060-001): global control 0xe01 and status
@@ -20,8 +24,10 @@ pub const GLOBAL_CTRL: u32 = 0xe01;
 pub const GLOBAL_STATUS: u32 = 0xe02;
 /// `MSR_UNC_CBO_CONFIG`: number of CBo units plus one in bits 3:0.
 pub const CBO_CONFIG: u32 = 0x396;
-/// Most CBo units the manual describes ("up to four").
-pub const MAX_CBOS: u8 = 4;
+/// Most CBo units the C-box MSR layout holds (0x700 + 0x10 per CBo, as the
+/// Linux driver programs them): the manual's parts have up to four, Coffee
+/// Lake-S eight. A Comet Lake-S with ten cores exposes eight.
+pub const MAX_CBOS: u8 = 8;
 /// Offset of the IMC BAR register (`MCHBAR`) in the host bridge (0:0.0).
 pub const MCHBAR_OFFSET: u32 = 0x48;
 /// Size of the MCHBAR window the IMC counters live in.
@@ -147,8 +153,9 @@ pub const TYPES: [BoxType; 3] = [
 pub const SKL: Platform = Platform {
     id: PlatformId::Skylake,
     name: "skl",
-    description: "Skylake (6th generation Core)",
-    cpus: &[(6, 78), (6, 94)],
+    description: "Skylake client (6th to 10th generation Core)",
+    cpus: &[(6, 0x4e), (6, 0x5e), (6, 0x8e), (6, 0x9e), (6, 0xa5), (6, 0xa6)],
     types: &TYPES,
+    s_summary: &[],
     global: Global::Skl,
 };

@@ -364,5 +364,6 @@ pub const SNBEP: Platform = Platform {
     description: "Sandy Bridge-EP (Xeon E5-2600)",
     cpus: &[(6, 45)],
     types: &TYPES,
+    s_summary: &[],
     global: Global::None,
 };
