@@ -332,6 +332,11 @@ impl UncorePmu {
         &self.name
     }
 
+    /// The platform.
+    pub(crate) fn platform(&self) -> crate::hw::desc::PlatformId {
+        self.ctx.platform.id
+    }
+
     /// The box type.
     pub(crate) fn box_type(&self) -> &'static BoxType {
         self.ty

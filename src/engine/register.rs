@@ -147,6 +147,7 @@ fn register(
     t: &'static BoxType,
     i: usize,
 ) -> Result<Pmu> {
+    let platform = up.platform();
     // The format strings ("config:0-7\n").
     let mut texts = KVec::with_capacity(t.formats.len(), GFP_KERNEL)?;
     for f in t.formats {
@@ -162,13 +163,9 @@ fn register(
             GFP_KERNEL,
         )?;
     }
-    // Aliases; the fixed-counter alias only where the fixed counter exists.
-    let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || i == 0);
-    let aliases = || {
-        t.aliases
-            .iter()
-            .filter(move |a| has_fixed || !a.terms.starts_with("event=0xff"))
-    };
+    // Aliases: the box's catalog (the Linux driver's first), less the
+    // fixed-counter ones where the box has no fixed counter.
+    let aliases = || crate::hw::catalog::instance_aliases(platform, t, i);
     let mut names = KVec::new();
     for a in aliases() {
         for (suffix, v) in [(".scale", a.scale), (".unit", a.unit)] {

@@ -111,7 +111,7 @@ platform() {
 	6:62) echo ivbep ;;
 	6:46) echo nhmex ;;
 	6:47) echo wsmex ;;
-	6:78 | 6:94) echo skl ;;
+	6:78 | 6:94 | 6:142 | 6:158 | 6:165 | 6:166) echo skl ;;
 	15:6) echo xeon7100 ;;
 	6:29) echo xeon7400 ;;
 	*) echo unknown ;;

@@ -12,11 +12,15 @@ t() {
 	if [ "$2" = "$3" ]; then echo "ok $tap_n $1"; else echo "not ok $tap_n $1"; echo "# got '$2', want '$3'"; failed=1; fi
 }
 aliases=$(/sbin/modinfo -F alias "$ko")
-t "39 PCI aliases (SNB-EP 12, IVB-EP 20, Skylake host bridges 7)" "$(echo "$aliases" | grep -c '^pci:v00008086d')" 39
-t "8 CPU aliases" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000')" 8
+t "74 PCI aliases (SNB-EP 12, IVB-EP 20, Skylake to Comet Lake host bridges 42)" "$(echo "$aliases" | grep -c '^pci:v00008086d')" 74
+t "12 CPU aliases" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000')" 12
 t "SNB-EP home agent" "$(echo "$aliases" | grep -c '^pci:v00008086d00003C46sv')" 1
 t "IVB-EP third R3QPI link" "$(echo "$aliases" | grep -c '^pci:v00008086d00000E3Esv')" 1
 t "Skylake host bridge 0x1904" "$(echo "$aliases" | grep -c '^pci:v00008086d00001904sv')" 1
+t "Kaby Lake host bridge 0x5904 (the family's lowest)" "$(echo "$aliases" | grep -c '^pci:v00008086d00005904sv')" 1
+t "Comet Lake-S host bridge 0x9b73 (the highest)" "$(echo "$aliases" | grep -c '^pci:v00008086d00009B73sv')" 1
+t "Kaby Lake / Coffee Lake CPU (model 0x9e)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam0006mod009E:')" 1
+t "Comet Lake CPU (model 0xa5)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam0006mod00A5:')" 1
 t "Westmere-EX CPU" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam0006mod002F:')" 1
 t "Xeon 7100 CPU (family 15)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam000Fmod0006:')" 1
 t "license GPL" "$(/sbin/modinfo -F license "$ko")" "GPL"

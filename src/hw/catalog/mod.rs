@@ -25,7 +25,7 @@
 //! - counts of 64-byte lines (memory CAS commands, IMC data transfers) carry
 //!   the MiB `.scale` and `.unit` ([`Alias::mib`]).
 
-use super::desc::{Alias, PlatformId};
+use super::desc::{Alias, BoxType, PlatformId};
 
 pub mod ivbep;
 pub mod l3;
@@ -72,6 +72,41 @@ pub fn aliases(platform: PlatformId, box_type_name: &str) -> &'static [Alias] {
         (Xeon7100 | Xeon7400, "fsb") => l3::FSB,
         _ => &[],
     }
+}
+
+/// Every alias of box `index` of box type `box_type_name` of `platform`, in
+/// up to three tables: the box type's catalog, the events that need 64-bit
+/// match/mask terms (NHM-EX/WSM-EX S- and R-box), and the aliases of this
+/// instance only (the R-box halves' QPI links).
+pub fn parts(platform: PlatformId, box_type_name: &str, index: usize) -> [&'static [Alias]; 3] {
+    use PlatformId::*;
+    let nhm = matches!(platform, NehalemEx | WestmereEx);
+    let wide: &'static [Alias] = match (nhm, box_type_name) {
+        (true, "sbox") => nhmex::SBOX_PROG_EV,
+        (true, "rbox") => nhmex::RBOX_XBAR,
+        _ => &[],
+    };
+    let own: &'static [Alias] = match (nhm, box_type_name, index) {
+        (true, "rbox", 0) => nhmex::RBOX_L_LINKS,
+        (true, "rbox", 1) => nhmex::RBOX_R_LINKS,
+        _ => &[],
+    };
+    [aliases(platform, box_type_name), wide, own]
+}
+
+/// The `events/` aliases of box `index` of type `t` of `platform`: its
+/// [`parts`], less the fixed-counter aliases (`event=0xff`) where the box
+/// has no fixed counter (the Skylake UCLK counter is C-box 0's only).
+pub fn instance_aliases(
+    platform: PlatformId,
+    t: &BoxType,
+    index: usize,
+) -> impl Iterator<Item = &'static Alias> {
+    let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || index == 0);
+    parts(platform, t.name, index)
+        .into_iter()
+        .flat_map(|x| x.iter())
+        .filter(move |a| has_fixed || !a.terms.starts_with("event=0xff"))
 }
 
 /// `parts` one after the other in an array of `N` aliases, for tables that

@@ -54,7 +54,7 @@ mod rbox;
 mod sbox;
 
 pub use mbox::{NHMEX_MBOX, WSMEX_MBOX};
-pub use rbox::{RBOX, RBOX_XBAR};
+pub use rbox::{RBOX, RBOX_L_LINKS, RBOX_R_LINKS, RBOX_XBAR};
 pub use sbox::{SBOX, SBOX_PROG_EV};
 
 /// U-box events (Table 2-8). `RECOV` (0x1df), `CORRECTED_ERR` (0x1e4),

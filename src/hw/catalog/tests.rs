@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::vec::Vec;
 
-use super::{aliases, nhmex};
+use super::{aliases, instance_aliases, nhmex, parts};
 use crate::hw::desc::*;
 use crate::hw::encode::{cbox_filter_fields, encode, Attr};
 use crate::hw::platforms::{self, ALL};
@@ -468,51 +468,48 @@ fn nhmex_coverage() {
     }
 }
 
-/// `terms::parse` for terms with 64-bit fields, which `terms::apply` cannot
-/// fill (it shifts by 64 after one).
-fn attr_wide(t: &BoxType, a: &Alias) -> Attr {
-    let mut attr = Attr::default();
-    for term in a.terms.split(',') {
-        let (name, value) = term.split_once('=').unwrap();
-        let f = t
-            .format(name)
-            .unwrap_or_else(|| panic!("{}: {}", a.name, name));
-        let value = terms::parse_number(value).unwrap();
-        assert!(
-            f.width() == 64 || value >> f.width() == 0,
-            "{}: {}",
-            a.name,
-            term
-        );
-        let mut v = value;
-        let mut word = attr.word(f.word);
-        for r in f.bits {
-            word = r.set(word, v & r.max());
-            v = v.checked_shr(r.width()).unwrap_or(0);
-        }
-        match f.word {
-            Word::Config => attr.config = word,
-            Word::Config1 => attr.config1 = word,
-            Word::Config2 => attr.config2 = word,
+/// Every alias of every instance's tables (`parts`) applies with the
+/// format parser (64-bit match/mask fields included) and encodes at that
+/// instance; names are unique across an instance's tables.
+#[test]
+fn every_instance_alias_applies_and_encodes() {
+    for p in ALL {
+        for t in p.types {
+            for i in 0..t.num_boxes as usize {
+                let mut names = BTreeSet::new();
+                for a in instance_aliases(p.id, t, i) {
+                    assert!(
+                        names.insert(a.name),
+                        "{}/{}{}: {} twice",
+                        p.name,
+                        t.name,
+                        i,
+                        a.name
+                    );
+                    let attr = attr_of(t, a);
+                    encode(t, i, attr).unwrap_or_else(|e| {
+                        panic!("{}/{}{}: {}: {}", p.name, t.name, i, a.name, e)
+                    });
+                }
+            }
         }
     }
-    attr
 }
 
+/// S-box TO_R_PROG_EV (Tables 2-33..2-35) and the R-box message events of
+/// Table 2-53 use their 64-bit match/mask registers.
 #[test]
-fn pending_wide_field_aliases_encode() {
-    // S-box TO_R_PROG_EV (Tables 2-33..2-35) and R-box Table 2-53: kept out of
-    // the catalog until `terms::apply` fills 64-bit fields.
+fn wide_match_mask_aliases_encode() {
     for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
-        for (name, pending, count) in [
+        for (name, wide, count) in [
             ("sbox", nhmex::SBOX_PROG_EV, 43),
             ("rbox", nhmex::RBOX_XBAR, 44),
         ] {
             let (t, cat) = catalog(id, name);
-            assert_eq!(pending.len(), count);
-            for a in pending {
+            assert_eq!(wide.len(), count);
+            for a in wide {
                 assert!(cat.iter().all(|c| c.name != a.name), "{}", a.name);
-                let attr = attr_wide(t, a);
+                let attr = attr_of(t, a);
                 let e = encode(t, 0, attr).unwrap_or_else(|e| panic!("{}: {}", a.name, e));
                 assert!(
                     !e.shared.is_none(),
@@ -527,9 +524,42 @@ fn pending_wide_field_aliases_encode() {
         for port in 0..4 {
             let n = nhmex::RBOX_XBAR
                 .iter()
-                .filter(|a| field(t, &attr_wide(t, a), "event") == 6 * port + 4)
+                .filter(|a| field(t, &attr_of(t, a), "event") == 6 * port + 4)
                 .count();
             assert_eq!(n, 11, "port {}", port);
+        }
+    }
+}
+
+/// 325294 Table 2-40: R-box port 0 is QPI1 and port 1 QPI0 (`rbox_0`,
+/// events 0x0 and 0x6), ports 4 and 5 are QPI2 and QPI3 (`rbox_1`). The
+/// link-named aliases follow the table; the Linux driver's `qpi0_*` and
+/// `qpi1_*` stay as compatibility spellings of ports 0 and 1.
+#[test]
+fn rbox_link_aliases_follow_the_port_map() {
+    for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
+        let (t, _) = catalog(id, "rbox");
+        let ev = |index: usize, name: &str| {
+            let a = parts(id, "rbox", index)
+                .iter()
+                .flat_map(|x| x.iter())
+                .find(|a| a.name == name)
+                .unwrap_or_else(|| panic!("rbox_{} has no {}", index, name));
+            field(t, &attr_of(t, a), "event")
+        };
+        assert_eq!(ev(0, "qpi1.flit_send"), 0x0);
+        assert_eq!(ev(0, "qpi0.flit_send"), 0x6);
+        assert_eq!(ev(1, "qpi2.flit_send"), 0x0);
+        assert_eq!(ev(1, "qpi3.flit_send"), 0x6);
+        // The compatibility spellings: the driver's qpi0 is port 0 (QPI1).
+        assert_eq!(ev(0, "qpi0_flit_send"), ev(0, "qpi1.flit_send"));
+        assert_eq!(ev(0, "qpi1_filt_send"), ev(0, "qpi0.flit_send"));
+        // rbox_0 has no QPI2/QPI3 and rbox_1 no QPI0/QPI1 link names.
+        for (index, absent) in [(0, "qpi2.flit_send"), (1, "qpi1.flit_send")] {
+            assert!(parts(id, "rbox", index)
+                .iter()
+                .flat_map(|x| x.iter())
+                .all(|a| a.name != absent));
         }
     }
 }

@@ -868,7 +868,8 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     let raw = |d: &Drv| d.m.rdmsr(0, 0xc91 + 2 * j as u32).unwrap();
     let before = d.read(t, 0, pr.ctr);
     assert_eq!(before, 0xff_fff0);
-    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x10)).unwrap();
+    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x10))
+        .unwrap();
     // The counter holds 0x1000000: the raw read is 0x1000000 too high.
     assert_eq!(raw(&d), 0x200_0000);
     let after = d.read(t, 0, pr.ctr);
@@ -876,7 +877,8 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     assert_eq!(delta(before, after, pr.width), 0x10);
     // Uncorrected, one such read followed by a good one gives a delta near
     // 2^48 (what the driver did before the correction).
-    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x5)).unwrap();
+    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x5))
+        .unwrap();
     let good = raw(&d);
     assert_eq!(good, 0x100_0005);
     assert!(delta(0x200_0000, good, 48) > 1 << 47);
@@ -909,8 +911,10 @@ fn cbox4_overflow_follows_each_parts_summary_map() {
         d.exec(t, 4, &ops);
         let u = program::u_global::EN_ALL | (1 << program::u_global::PMI_CORE_SEL_SHIFT);
         d.m.wrmsr(0, 0xc00, u).unwrap();
-        d.m.preload(0, "cbox", 4, j as usize, (1 << 48) - 2).unwrap();
-        d.m.inject(0, "cbox", 4, &Occurrence::simple(0x14, 0x01, 4)).unwrap();
+        d.m.preload(0, "cbox", 4, j as usize, (1 << 48) - 2)
+            .unwrap();
+        d.m.inject(0, "cbox", 4, &Occurrence::simple(0x14, 0x01, 4))
+            .unwrap();
         assert_eq!(d.m.take_pmi(0), 1, "{:?}: a PMI to core 0", p);
         assert_eq!(d.m.rdmsr(0, side_summary).unwrap(), 1 << bit, "{:?}", p);
         let w = crate::hw::overflow::walk(desc, |a| d.m.rdmsr(0, a).unwrap());

@@ -90,9 +90,13 @@ const WSMEX_MBOX_ALIASES: &[Alias] = &[
     Alias::plain("bbox_cmds_write", "inc_sel=0xd,fvc=0x5040"),
 ];
 
-/// R-box aliases: the Linux driver's names, misspellings included
-/// (`qpi1_filt_send`, `qpi0_idle_filt`, `qpi0_date_response`, ...) so that
-/// existing command lines keep working, and the same events spelt correctly.
+/// R-box aliases of the Linux driver, kept with their exact names and
+/// terms as compatibility spellings, misspellings included
+/// (`qpi1_filt_send`, `qpi0_idle_filt`, `qpi0_date_response`). Their
+/// `qpi0`/`qpi1` are the PMU's ports 0 and 1 (events 0x0 and 0x6), which
+/// Table 2-40 names QPI1 and QPI0 on `rbox_0`, and QPI2 and QPI3 (ports 4
+/// and 5) on `rbox_1`: the catalog adds aliases named by those links
+/// (`catalog::nhmex::RBOX_L_LINKS`, `RBOX_R_LINKS`).
 const RBOX_ALIASES: &[Alias] = &[
     Alias::plain("qpi0_flit_send", "event=0x0,iperf_cfg=0x80000000"),
     Alias::plain("qpi1_filt_send", "event=0x6,iperf_cfg=0x80000000"),
@@ -100,11 +104,6 @@ const RBOX_ALIASES: &[Alias] = &[
     Alias::plain("qpi1_idle_filt", "event=0x6,iperf_cfg=0x40000000"),
     Alias::plain("qpi0_date_response", "event=0x0,iperf_cfg=0xc4"),
     Alias::plain("qpi1_date_response", "event=0x6,iperf_cfg=0xc4"),
-    Alias::plain("qpi1_flit_send", "event=0x6,iperf_cfg=0x80000000"),
-    Alias::plain("qpi0_idle_flit", "event=0x0,iperf_cfg=0x40000000"),
-    Alias::plain("qpi1_idle_flit", "event=0x6,iperf_cfg=0x40000000"),
-    Alias::plain("qpi0_data_response", "event=0x0,iperf_cfg=0xc4"),
-    Alias::plain("qpi1_data_response", "event=0x6,iperf_cfg=0xc4"),
 ];
 
 /// B-box constraints: each counter has its own event set (Table 2-24); the
@@ -367,34 +366,122 @@ pub const WSMEX_TYPES: [BoxType; 7] = types(10, mbox(true), true);
 /// 7/8, `ov_c_h` (bit 20) 4 and 9; `ov_mb` (16) the side's M- and B-box,
 /// `ov_s` (18) the S-box, `ov_r` (19) the side's R-box half.
 const WSMEX_SUMMARY: &[SummaryBit] = &[
-    SummaryBit { side: 0, bit: 0, boxes: &[("cbox", 0), ("cbox", 1)] },
-    SummaryBit { side: 0, bit: 2, boxes: &[("cbox", 2), ("cbox", 3)] },
-    SummaryBit { side: 0, bit: 20, boxes: &[("cbox", 4)] },
-    SummaryBit { side: 1, bit: 0, boxes: &[("cbox", 5), ("cbox", 6)] },
-    SummaryBit { side: 1, bit: 2, boxes: &[("cbox", 7), ("cbox", 8)] },
-    SummaryBit { side: 1, bit: 20, boxes: &[("cbox", 9)] },
-    SummaryBit { side: 0, bit: 16, boxes: &[("mbox", 0), ("bbox", 0)] },
-    SummaryBit { side: 1, bit: 16, boxes: &[("mbox", 1), ("bbox", 1)] },
-    SummaryBit { side: 0, bit: 18, boxes: &[("sbox", 0)] },
-    SummaryBit { side: 1, bit: 18, boxes: &[("sbox", 1)] },
-    SummaryBit { side: 0, bit: 19, boxes: &[("rbox", 0)] },
-    SummaryBit { side: 1, bit: 19, boxes: &[("rbox", 1)] },
+    SummaryBit {
+        side: 0,
+        bit: 0,
+        boxes: &[("cbox", 0), ("cbox", 1)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 2,
+        boxes: &[("cbox", 2), ("cbox", 3)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 20,
+        boxes: &[("cbox", 4)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 0,
+        boxes: &[("cbox", 5), ("cbox", 6)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 2,
+        boxes: &[("cbox", 7), ("cbox", 8)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 20,
+        boxes: &[("cbox", 9)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 16,
+        boxes: &[("mbox", 0), ("bbox", 0)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 16,
+        boxes: &[("mbox", 1), ("bbox", 1)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 18,
+        boxes: &[("sbox", 0)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 18,
+        boxes: &[("sbox", 1)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 19,
+        boxes: &[("rbox", 0)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 19,
+        boxes: &[("rbox", 1)],
+    },
 ];
 
 /// Nehalem-EX `S_MSR_PMON_SUMMARY` (the Nehalem-EX uncore guide's Table
 /// 2-26): `ov_c_r` (bit 0) is C-boxes 2/3 on S-box 0 and 6/7 on S-box 1,
 /// `ov_c_l` (bit 2) 0/1 and 4/5; there is no bit 20 (eight C-boxes).
 const NHMEX_SUMMARY: &[SummaryBit] = &[
-    SummaryBit { side: 0, bit: 0, boxes: &[("cbox", 2), ("cbox", 3)] },
-    SummaryBit { side: 0, bit: 2, boxes: &[("cbox", 0), ("cbox", 1)] },
-    SummaryBit { side: 1, bit: 0, boxes: &[("cbox", 6), ("cbox", 7)] },
-    SummaryBit { side: 1, bit: 2, boxes: &[("cbox", 4), ("cbox", 5)] },
-    SummaryBit { side: 0, bit: 16, boxes: &[("mbox", 0), ("bbox", 0)] },
-    SummaryBit { side: 1, bit: 16, boxes: &[("mbox", 1), ("bbox", 1)] },
-    SummaryBit { side: 0, bit: 18, boxes: &[("sbox", 0)] },
-    SummaryBit { side: 1, bit: 18, boxes: &[("sbox", 1)] },
-    SummaryBit { side: 0, bit: 19, boxes: &[("rbox", 0)] },
-    SummaryBit { side: 1, bit: 19, boxes: &[("rbox", 1)] },
+    SummaryBit {
+        side: 0,
+        bit: 0,
+        boxes: &[("cbox", 2), ("cbox", 3)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 2,
+        boxes: &[("cbox", 0), ("cbox", 1)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 0,
+        boxes: &[("cbox", 6), ("cbox", 7)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 2,
+        boxes: &[("cbox", 4), ("cbox", 5)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 16,
+        boxes: &[("mbox", 0), ("bbox", 0)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 16,
+        boxes: &[("mbox", 1), ("bbox", 1)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 18,
+        boxes: &[("sbox", 0)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 18,
+        boxes: &[("sbox", 1)],
+    },
+    SummaryBit {
+        side: 0,
+        bit: 19,
+        boxes: &[("rbox", 0)],
+    },
+    SummaryBit {
+        side: 1,
+        bit: 19,
+        boxes: &[("rbox", 1)],
+    },
 ];
 
 /// Nehalem-EX.

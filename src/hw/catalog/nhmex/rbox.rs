@@ -24,11 +24,6 @@ pub const RBOX: &[Alias] = &[
     Alias::plain("qpi1_idle_filt", "event=0x6,iperf_cfg=0x40000000"),
     Alias::plain("qpi0_date_response", "event=0x0,iperf_cfg=0xc4"),
     Alias::plain("qpi1_date_response", "event=0x6,iperf_cfg=0xc4"),
-    Alias::plain("qpi1_flit_send", "event=0x6,iperf_cfg=0x80000000"),
-    Alias::plain("qpi0_idle_flit", "event=0x0,iperf_cfg=0x40000000"),
-    Alias::plain("qpi1_idle_flit", "event=0x6,iperf_cfg=0x40000000"),
-    Alias::plain("qpi0_data_response", "event=0x0,iperf_cfg=0xc4"),
-    Alias::plain("qpi1_data_response", "event=0x6,iperf_cfg=0xc4"),
     Alias::plain("new_packets_recv.vn0.ncb.port0", "event=0x0,iperf_cfg=0x1"),
     Alias::plain("new_packets_recv.vn0.ncs.port0", "event=0x0,iperf_cfg=0x2"),
     Alias::plain("new_packets_recv.vn0.drs.port0", "event=0x0,iperf_cfg=0x4"),
@@ -870,4 +865,27 @@ pub const RBOX_XBAR: &[Alias] = &[
         "message.ncb.anyint.port3",
         "event=0x16,xbr_mm_cfg=0x210000,xbr_match=0x1900,xbr_mask=0x1f80",
     ),
+];
+
+/// The QPI links of `rbox_0` by their names in Table 2-40: port 0 is QPI1
+/// (events 0x0..0x5), port 1 is QPI0 (0x6..0xb). The Linux driver's
+/// `qpi0_*`/`qpi1_*` aliases name these ports the other way round.
+pub const RBOX_L_LINKS: &[Alias] = &[
+    Alias::plain("qpi1.flit_send", "event=0x0,iperf_cfg=0x80000000"),
+    Alias::plain("qpi1.idle_flit", "event=0x0,iperf_cfg=0x40000000"),
+    Alias::plain("qpi1.data_response", "event=0x0,iperf_cfg=0xc4"),
+    Alias::plain("qpi0.flit_send", "event=0x6,iperf_cfg=0x80000000"),
+    Alias::plain("qpi0.idle_flit", "event=0x6,iperf_cfg=0x40000000"),
+    Alias::plain("qpi0.data_response", "event=0x6,iperf_cfg=0xc4"),
+];
+
+/// The QPI links of `rbox_1` (Table 2-40): port 4 is QPI2 (events
+/// 0x0..0x5 of this half), port 5 is QPI3 (0x6..0xb).
+pub const RBOX_R_LINKS: &[Alias] = &[
+    Alias::plain("qpi2.flit_send", "event=0x0,iperf_cfg=0x80000000"),
+    Alias::plain("qpi2.idle_flit", "event=0x0,iperf_cfg=0x40000000"),
+    Alias::plain("qpi2.data_response", "event=0x0,iperf_cfg=0xc4"),
+    Alias::plain("qpi3.flit_send", "event=0x6,iperf_cfg=0x80000000"),
+    Alias::plain("qpi3.idle_flit", "event=0x6,iperf_cfg=0x40000000"),
+    Alias::plain("qpi3.data_response", "event=0x6,iperf_cfg=0xc4"),
 ];
