@@ -171,11 +171,14 @@ if [ "$guest" = 1 ]; then
 	note "guest tools"
 	step "guest tests"
 	mkdir -p "$CACHE_DIR/guest-tools"
-	if gcc -static -O2 -Wall -Werror -o "$CACHE_DIR/guest-tools/perf_open" tests/tools/perf_open.c; then
-		pass 1
-	else
-		fail "guest tools"
-	fi
+	for src in tests/tools/*.c; do
+		tool=$(basename "$src" .c)
+		if gcc -static -O2 -Wall -Werror -o "$CACHE_DIR/guest-tools/$tool" "$src"; then
+			pass 1
+		else
+			fail "guest tool $tool"
+		fi
+	done
 	# One guest boot per kernel, CPU model and topology runs every test
 	# that asks for it, each with its own module arguments; boots run $jobs
 	# at a time. A kernel whose module did not build boots nothing.

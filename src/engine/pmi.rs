@@ -23,7 +23,7 @@
 use super::Core;
 use crate::hw::overflow;
 use crate::hw::platforms::nhmex;
-use crate::hw::program::{self, Ctr};
+use crate::hw::program;
 use crate::sys::cpu::CpuId;
 use crate::sys::nmi::{IrqWork, IrqWorkHandler, NmiHandler};
 use core::sync::atomic::Ordering;
@@ -123,45 +123,22 @@ impl Core {
         let account = ctx.collector(pkg) == Some(CpuId::current());
         let p = ctx.platform;
         let w = overflow::walk(p, |a| ctx.rdmsr(pkg, a).unwrap_or(0));
-        for h in w.hits() {
-            let Some(t) = p.types.get(h.ty as usize) else {
-                continue;
-            };
-            let done = self
-                .pmus
-                .iter()
-                .find(|x| {
+        if account {
+            for h in w.hits() {
+                let Some(t) = p.types.get(h.ty as usize) else {
+                    continue;
+                };
+                if let Some(x) = self.pmus.iter().find(|x| {
                     core::ptr::eq(x.ops().box_type(), t) && x.ops().index() == h.index as usize
-                })
-                .filter(|_| account)
-                .map_or(0, |x| x.ops().pmi_update(pkg, h.counters, h.fixed));
-            // Counters without events: clear their bits too.
-            let mut left = 0u64;
-            let mut clear_at = None;
-            for j in 0..t.num_counters {
-                if h.counters & (1 << j) != 0 {
-                    if let Some(ob) = program::overflow_bit(p, t, h.index as usize, Ctr::General(j))
-                    {
-                        left |= ob.bit & !done;
-                        clear_at = Some(ob.clear);
-                    }
+                }) {
+                    x.ops().pmi_update(pkg, h.counters, h.fixed);
                 }
-            }
-            if h.fixed {
-                if let Some(ob) = program::overflow_bit(p, t, h.index as usize, Ctr::Fixed) {
-                    left |= ob.bit & !done;
-                    clear_at = Some(ob.clear);
-                }
-            }
-            if let (Some(a), true) = (clear_at, left != 0) {
-                let _ = ctx.wrmsr(pkg, a, left);
             }
         }
-        // The U-box level: pmi, cond and the overflow summaries.
+        // Then clear what the walk found, boxes and U-box (pmi, cond and
+        // the overflow summaries): the next overflow can signal again.
         for &(a, v) in w.clears() {
-            if a == nhmex::U_GLOBAL_OVF_CTL {
-                let _ = ctx.wrmsr(pkg, a, v);
-            }
+            let _ = ctx.wrmsr(pkg, a, v);
         }
         // Counting frozen by the PMI (frz_all) is enabled again.
         if ctx

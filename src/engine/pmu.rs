@@ -155,30 +155,21 @@ impl BoxState {
     }
 
     /// Accounts the started slots on the counters in `counters` (bit per
-    /// general counter; `fixed` for the fixed counter); returns the counter
-    /// bits (in the status register's layout) that had an event.
-    fn account_overflowed(&self, counters: u32, fixed: bool) -> u64 {
-        let p = self.ctx.platform;
-        let mut done = 0u64;
+    /// general counter; `fixed` for the fixed counter).
+    fn account_overflowed(&self, counters: u32, fixed: bool) {
         for (k, s) in self.live.iter().enumerate() {
             if !s.prev.is_armed() {
                 continue;
             }
-            let c = Ctr::from_code(s.ctr());
-            let hit = match c {
-                Ctr::General(j) => counters & (1 << j) != 0,
+            let hit = match Ctr::from_code(s.ctr()) {
+                Ctr::General(j) => counters & (1u32.checked_shl(j.into()).unwrap_or(0)) != 0,
                 Ctr::Fixed => fixed,
                 Ctr::Free(_) => false,
             };
-            if !hit {
-                continue;
-            }
-            self.account(k);
-            if let Some(ob) = program::overflow_bit(p, self.ty, self.index, c) {
-                done |= ob.bit;
+            if hit {
+                self.account(k);
             }
         }
-        done
     }
 
     /// Programs and starts slot `k`.
@@ -386,12 +377,11 @@ impl UncorePmu {
         }
     }
 
-    /// Accounts the overflowed counters of package `pkg`'s box (from a PMI);
-    /// returns the status bits that had events.
-    pub(crate) fn pmi_update(&self, pkg: usize, counters: u32, fixed: bool) -> u64 {
-        self.boxes
-            .get(pkg)
-            .map_or(0, |b| b.account_overflowed(counters, fixed))
+    /// Accounts the overflowed counters of package `pkg`'s box (from a PMI).
+    pub(crate) fn pmi_update(&self, pkg: usize, counters: u32, fixed: bool) {
+        if let Some(b) = self.boxes.get(pkg) {
+            b.account_overflowed(counters, fixed);
+        }
     }
 
     /// Whether package `pkg`'s box counts (some event started) without its

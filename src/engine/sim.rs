@@ -9,6 +9,8 @@
 //!   [occ_sel=..] [packet=..] [counter=..] [sub=..]`: the simulated box
 //!   sees `count` cycles of the event (see the model's documentation for
 //!   what counts). `event=0xff` is the box's clock (its fixed counter).
+//!   `programmed=1` instead of `event=` counts `count` (times `inc`) on
+//!   every enabled counter of the box, whatever it is programmed for.
 //!   Overflow PMIs the model raises are delivered as NMIs to the selected
 //!   cores, and the write returns once they are handled. An occurrence
 //!   stands for time passing: the boxes' poll then runs on the collector,
@@ -86,6 +88,8 @@ struct Line<'a> {
     have_event: bool,
     config: Option<u64>,
     rounds: u32,
+    /// `programmed=1`: every enabled counter counts, whatever its event.
+    programmed: bool,
 }
 
 /// Parses the keys of an `inject` or `selftest` line.
@@ -101,6 +105,7 @@ fn parse_line(line: &str) -> Result<Line<'_>> {
         have_event: false,
         config: None,
         rounds: 1,
+        programmed: false,
     };
     for kv in line.split_whitespace() {
         let (k, v) = kv.split_once('=').ok_or(EINVAL)?;
@@ -127,6 +132,10 @@ fn parse_line(line: &str) -> Result<Line<'_>> {
             "sub" => p.sub = Some(num(v)?),
             "config" => l.config = Some(num(v)?),
             "rounds" => l.rounds = small(v)?,
+            "programmed" => {
+                l.programmed = num(v)? != 0;
+                l.have_event |= l.programmed;
+            }
             _ => {
                 crate::sys::pr_dbg!("rust_uncore: sim: unknown key {}\n", k);
                 return Err(EINVAL);
@@ -197,8 +206,13 @@ impl Core {
             for name in names.split(',') {
                 let p = self.pmu(name)?;
                 let t = p.ops().box_type();
-                m.inject(socket, t.name, p.ops().index() as u8, &l.occ)
-                    .map_err(|_| EINVAL)?;
+                let index = p.ops().index() as u8;
+                if l.programmed {
+                    m.inject_programmed(socket, t.name, index, amount)
+                } else {
+                    m.inject(socket, t.name, index, &l.occ)
+                }
+                .map_err(|_| EINVAL)?;
             }
             Ok(m.take_pmi(socket))
         })?;

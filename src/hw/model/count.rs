@@ -138,6 +138,33 @@ fn umask_ok(ctl: u64, o: &Occurrence) -> bool {
     o.umask == 0 || ((ctl >> 8) & 0xff) as u8 & o.umask != 0
 }
 
+/// Counts `n` on every counter of box `k` that is enabled (and on its
+/// fixed counter when enabled): the events the counters are programmed for
+/// occurred `n` times, whatever they are. Returns how many counters counted.
+pub(super) fn inject_programmed(p: PlatformId, sock: &mut Socket, k: usize, n: u64) -> u32 {
+    let b = sock.boxes[k];
+    let mut hits = 0;
+    if b.family == Family::SklImc {
+        for j in 0..b.n as usize {
+            let c = &mut sock.boxes[k].ctrs[j];
+            c.value = (c.value + n) & low_mask(b.width as u32);
+            hits += 1;
+        }
+        return hits;
+    }
+    for j in 0..b.n as usize {
+        if counter_enabled(p, sock, &b, j) {
+            add(p, sock, k, Some(j), n);
+            hits += 1;
+        }
+    }
+    if b.has_fixed && fixed_enabled(p, sock, &b) {
+        add(p, sock, k, None, n);
+        hits += 1;
+    }
+    hits
+}
+
 /// Injects `o` into box `k` of `sock`; returns how many counters counted.
 pub(super) fn inject(p: PlatformId, sock: &mut Socket, k: usize, o: &Occurrence) -> u32 {
     let b = sock.boxes[k];

@@ -366,6 +366,23 @@ impl Model {
         Ok(count::inject(p, sock, b, occ))
     }
 
+    /// Counts `n` on every enabled counter of box `index` of type `ty` on
+    /// socket `s`, whatever event it is programmed for (the simulation's
+    /// `programmed` injection, which exercises any alias). Returns how many
+    /// counters counted.
+    pub fn inject_programmed(
+        &mut self,
+        s: usize,
+        ty: &str,
+        index: u8,
+        n: u64,
+    ) -> Result<u32, ModelError> {
+        let b = self.find_box(ty, index)?;
+        let p = self.platform;
+        let sock = self.socket_mut(s)?;
+        Ok(count::inject_programmed(p, sock, b, n))
+    }
+
     /// Reads the counter at MSR `ctr` of socket `s` with its overflow status
     /// bit (`bit` of MSR `status`), clearing the bit (through MSR `clear`) if
     /// it was set, in one step: the simulation's hardware cannot change in

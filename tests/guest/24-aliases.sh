@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every alias of every PMU of every simulated platform, the catalogs' and
+# the Linux driver's: its terms apply to the PMU's format/ fields, the event
+# opens on the PMU's collector, and it counts what the simulation injects
+# for the counter programmed for it (tests/tools/alias_check.c). perf list
+# shows them all.
+#
+# guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: sim=ivbep:2 cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
+# guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
+# guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: sim=xeon7100:2 cpu=qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor smp=2,sockets=2,cores=1
+. /tests/lib.sh
+
+p=$(platform)
+out=$(/tests/alias_check -n 1234)
+printf '%s\n' "$out" | grep '^#' | head -40
+bad=$(printf '%s\n' "$out" | grep '^not ok' | sed 's/^not ok [0-9]* - //' | cut -d: -f1 | tr '\n' ' ' | sed 's/ $//')
+n=$(printf '%s\n' "$out" | sed -n 's/^# \([0-9]*\) aliases checked$/\1/p')
+check_eq "$p: every alias of every PMU opens and counts its injection exactly ($n aliases)" "$bad" ""
+files=0
+for d in $DEV/uncore_*/events; do
+	files=$((files + $(ls "$d" | grep -cv '\.scale$\|\.unit$')))
+done
+check_eq "$p: alias_check saw every alias file" "$n" "$files"
+listed=$(perf list 2>/dev/null | grep -c 'uncore_[a-z0-9_]*/[^/]*/')
+check_eq "$p: perf list shows every alias" "$listed" "$files"
+check "rmmod" unload
+done_testing
