@@ -9,9 +9,11 @@
 #   make                 build the module against KDIR
 #   make CLIPPY=1        build with clippy lints
 #   make check           all tests (host, module builds, guest matrix)
+#   make stress          long fuzz, load/unload and hotplug runs in guests
 #   make demo            boot a simulated platform in QEMU and run perf
 #   make guest ...       build the module for the test kernel (KERNEL=debug
 #                        or nodebug) and run one script in a guest (README.md)
+#   make selftest        the selftests on this machine (root, module loaded)
 #   make bench           host benchmarks of the core
 #   make test-kernel     build (or reuse) a cached test kernel
 #                        (VARIANT=debug, nodebug, distro or distro-rt;
@@ -32,7 +34,7 @@ ifdef CLIPPY
 KBUILD_FLAGS += CLIPPY=$(CLIPPY)
 endif
 
-.PHONY: all modules clean check demo guest bench test-kernel host-test
+.PHONY: all modules clean check stress selftest demo guest bench test-kernel host-test
 
 all modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
@@ -47,6 +49,13 @@ test-kernel:
 
 check:
 	scripts/check.sh
+
+stress:
+	scripts/stress.sh
+
+# The selftests, on this machine, against the loaded module (as root).
+selftest:
+	tests/selftests/uncore/run_tests.sh
 
 demo:
 	scripts/demo.sh

@@ -88,6 +88,13 @@ pub(crate) fn run_on(cpu: CpuId, f: &(dyn Fn() + Sync)) -> Result {
     to_result(r)
 }
 
+/// The monotonic clock, in nanoseconds (`ktime_get`; not from NMI context).
+pub(crate) fn now_ns() -> u64 {
+    // SAFETY: Reads the monotonic clock; no arguments.
+    let t = unsafe { bindings::ktime_get() };
+    u64::try_from(t).unwrap_or(0)
+}
+
 /// Busy-waits `us` microseconds.
 pub(crate) fn delay_us(us: u32) {
     // SAFETY: `__udelay` only spins; `udelay()` calls it for delays not known at compile time.

@@ -117,6 +117,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/root/lib/modules" "$work/root/run" "$work/root/tests"
 cp "$ko" "$work/root/lib/modules/"
 cp -r "$REPO_DIR/tests/guest/." "$work/root/tests/"
+cp -r "$REPO_DIR/tests/selftests" "$work/root/tests/"
 if [ -d "$CACHE_DIR/guest-tools" ]; then
 	cp -r "$CACHE_DIR/guest-tools/." "$work/root/tests/"
 fi

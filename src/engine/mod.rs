@@ -16,6 +16,7 @@ mod pmu;
 mod register;
 mod selftest;
 mod sim;
+mod simclock;
 
 use crate::hw::desc::{BoxType, Global, Platform, Space};
 use crate::hw::pci::Role;
@@ -23,6 +24,7 @@ use crate::hw::platforms;
 use crate::hw::program::{self, GlobalState};
 use crate::sys::cpu::{self, CpuId};
 use crate::sys::cpuhp::{self, HotplugOps};
+use crate::sys::hrtimer::Timer;
 use crate::sys::perf::Registration;
 use crate::sys::rcu::RcuBox;
 use crate::sys::sync::{new_irq_lock, IrqLock};
@@ -157,6 +159,8 @@ pub(crate) struct Core {
     pmus: KVec<Pmu>,
     /// The simulation's NMI read self-test while it runs.
     selftest: RcuBox<selftest::NmiRead>,
+    /// The simulation's real-time clock (under `sim=`).
+    clock: Option<simclock::Clock>,
 }
 
 impl Core {
@@ -503,6 +507,14 @@ impl Driver {
                 ctx: ctx.clone(),
                 pmus,
                 selftest: RcuBox::new(),
+                clock: match simulated {
+                    true => {
+                        let c = simclock::SimClock::new(ctx.clone())?;
+                        let t = KBox::pin_init(Timer::new(c.clone()), GFP_KERNEL)?;
+                        Some((c, t))
+                    }
+                    false => None,
+                },
             },
             GFP_KERNEL,
         )?;

@@ -26,6 +26,12 @@
 //!   an MSR box).
 //! - `plug` (write): `pmu=<name> [socket=<n>]` binds it again, as a probe
 //!   after load would.
+//! - `clock` (write): `1` starts the simulated uncore clock (every fixed
+//!   counter advances with real time at the part's nominal clock,
+//!   `simclock.rs`), `0` stops it; off at load.
+//! - `workload` (write): `memcpy <bytes>` or `llc <lines>` stands in for the
+//!   selftests' workloads: every IMC box (or every C-box) of socket 0 counts
+//!   `bytes / 64` (or `lines`) on each counter programmed for an event.
 //! - `selftest` (write): `pmu=<name> [socket=<n>] config=<v> event=<sel>
 //!   [umask=..] [count=..] [rounds=<n>]` runs the NMI read self-test
 //!   (`selftest.rs`): `EIO` unless every round read the exact count from
@@ -48,9 +54,13 @@ const UNPLUG: u32 = 2;
 const STATS: u32 = 3;
 const PLUG: u32 = 4;
 const SELFTEST: u32 = 5;
+const CLOCK: u32 = 6;
+const WORKLOAD: u32 = 7;
 
 /// The files of the directory, with their numbers.
-static FILES: [(&CStr, u32); 6] = [
+static FILES: [(&CStr, u32); 8] = [
+    (c_str!("clock"), CLOCK),
+    (c_str!("workload"), WORKLOAD),
     (c_str!("inject"), INJECT),
     (c_str!("regs"), REGS),
     (c_str!("unplug"), UNPLUG),
@@ -174,10 +184,13 @@ impl Core {
     }
 
     fn inject_line(&self, line: &str) -> Result {
+        self.inject_parsed(parse_line(line)?)
+    }
+
+    fn inject_parsed(&self, l: Line<'_>) -> Result {
         let Backend::Sim(sim) = &self.ctx.backend else {
             return Err(ENODEV);
         };
-        let l = parse_line(line)?;
         let names = l.pmus.ok_or(EINVAL)?;
         let socket = l.socket;
         if !l.have_event || socket >= self.ctx.packages {
@@ -275,6 +288,25 @@ impl Core {
         let role = self.pci_role(name)?;
         super::pcibox::plug_sim(&self.ctx, socket, role)?;
         self.plugged(socket, role);
+        Ok(())
+    }
+
+    fn workload_line(&self, line: &str) -> Result {
+        let (what, n) = line.split_once(' ').ok_or(EINVAL)?;
+        let (ty, amount) = match what {
+            "memcpy" => ("imc", num(n.trim())? / 64),
+            "llc" => ("cbox", num(n.trim())?),
+            _ => return Err(EINVAL),
+        };
+        for p in self.pmus.iter().filter(|p| p.ops().box_type().name == ty) {
+            let name = p.ops().name().to_str().map_err(|_| EINVAL)?;
+            let mut l = parse_line("")?;
+            l.pmus = Some(name);
+            l.occ.cycles = amount;
+            l.programmed = true;
+            l.have_event = true;
+            self.inject_parsed(l)?;
+        }
         Ok(())
     }
 
@@ -402,6 +434,18 @@ impl DebugfsOps for Core {
                 }
                 Ok(())
             }
+            CLOCK => {
+                let Some((clock, timer)) = &self.clock else {
+                    return Err(ENODEV);
+                };
+                match input.trim() {
+                    "1" => self.ctx.set_clock(timer, clock, true),
+                    "0" => self.ctx.set_clock(timer, clock, false),
+                    _ => return Err(EINVAL),
+                }
+                Ok(())
+            }
+            WORKLOAD => self.workload_line(input.trim()),
             _ => Err(EINVAL),
         }
     }

@@ -7,7 +7,9 @@
  * are turned into perf_event_attr words with the PMU's format/ files, as
  * the perf tool does.
  *
- * Usage: alias_check [-n N] [PMU...]   (default: every uncore_* PMU)
+ * Usage: alias_check [-o] [-n N] [PMU...]   (default: every uncore_* PMU)
+ *   -o   open only: enable, read and close each alias without injecting
+ *        (real hardware, where nothing can be injected)
  * Prints one TAP line per PMU ("ok K - uncore_x: A aliases"), the failures
  * as '#' lines, and the plan; exits 1 if any alias failed.
  */
@@ -27,6 +29,9 @@
 #define INJECT "/sys/kernel/debug/rust_uncore/inject"
 #define MAX_FMT 64
 #define MAX_RANGES 4
+
+/* Open-only mode (-o). */
+static int open_only;
 
 struct fmt {
 	char name[256];
@@ -200,7 +205,13 @@ static int check_pmu(const char *pmu, uint64_t n, int *count)
 			fails++;
 			continue;
 		}
-		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || inject(pmu, socket, n) ||
+		if (open_only) {
+			if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ||
+			    read(fd, &v, sizeof(v)) != sizeof(v)) {
+				printf("# %s/%s/: enable or read: %s\n", pmu, d->d_name, strerror(errno));
+				fails++;
+			}
+		} else if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || inject(pmu, socket, n) ||
 		    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) || read(fd, &v, sizeof(v)) != sizeof(v) || v != n) {
 			printf("# %s/%s/ (%s): counted %llu, want %llu\n", pmu, d->d_name, terms,
 			       (unsigned long long)v, (unsigned long long)n);
@@ -217,6 +228,11 @@ int main(int argc, char **argv)
 	uint64_t n = 7;
 	int i, k = 0, failed = 0, total = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "-o")) {
+		open_only = 1;
+		argv++;
+		argc--;
+	}
 	if (argc > 2 && !strcmp(argv[1], "-n")) {
 		n = strtoull(argv[2], NULL, 0);
 		argv += 2;

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The simulation's uncore clock (`clock` in the debugfs directory): while
+//! it runs, every fixed counter of every socket advances with real time at
+//! the simulated part's nominal clock, as the hardware's `clockticks` do, so
+//! that the selftests' frequency check has something to measure. It is off
+//! by default: the other tests count injected clockticks exactly.
+//!
+//! A hard-interrupt timer on the CPU that starts the clock adds the time
+//! since its last run, every 10 ms.
+
+use super::backend::Backend;
+use super::Ctx;
+use crate::hw::desc::PlatformId;
+use crate::hw::model::Occurrence;
+use crate::sys::cpu;
+use crate::sys::hrtimer::{Timer, TimerHandler};
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use kernel::prelude::*;
+use kernel::sync::Arc;
+
+/// The clock's period.
+const PERIOD_NS: u64 = 10_000_000;
+
+/// The nominal clock of the simulated parts' fixed counters, in MHz: the
+/// iMC's DCLK (DDR3-1600) on SNB-EP and IVB-EP, the uncore clock of the
+/// W-box on NHM-EX and WSM-EX and of the Skylake UCLK. The Xeon 7100/7400
+/// have no fixed counter.
+pub(crate) fn nominal_mhz(p: PlatformId) -> u64 {
+    match p {
+        PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp => 800,
+        PlatformId::NehalemEx | PlatformId::WestmereEx => 2400,
+        PlatformId::Skylake => 2000,
+        PlatformId::Xeon7100 | PlatformId::Xeon7400 => 0,
+    }
+}
+
+/// The clock and its timer.
+pub(crate) type Clock = (Arc<SimClock>, Pin<KBox<Timer<SimClock>>>);
+
+/// The clock's state.
+pub(crate) struct SimClock {
+    ctx: Arc<Ctx>,
+    on: AtomicBool,
+    last_ns: AtomicU64,
+    /// Nanoseconds not yet turned into ticks (below one tick).
+    carry: AtomicU64,
+}
+
+impl SimClock {
+    /// A stopped clock of `ctx`'s simulated platform.
+    pub(crate) fn new(ctx: Arc<Ctx>) -> Result<Arc<Self>> {
+        Ok(Arc::new(
+            SimClock {
+                ctx,
+                on: AtomicBool::new(false),
+                last_ns: AtomicU64::new(0),
+                carry: AtomicU64::new(0),
+            },
+            GFP_KERNEL,
+        )?)
+    }
+}
+
+impl TimerHandler for SimClock {
+    fn fire(&self) -> bool {
+        if !self.on.load(Ordering::Acquire) {
+            return false;
+        }
+        let Backend::Sim(sim) = &self.ctx.backend else {
+            return false;
+        };
+        let now = cpu::now_ns();
+        let last = self.last_ns.swap(now, Ordering::AcqRel);
+        let mhz = nominal_mhz(self.ctx.platform.id);
+        // Ticks = ns x MHz / 1000, the remainder carried to the next run.
+        let total = now
+            .saturating_sub(last)
+            .saturating_mul(mhz)
+            .saturating_add(self.carry.load(Ordering::Relaxed));
+        self.carry.store(total % 1000, Ordering::Relaxed);
+        let ticks = total / 1000;
+        if ticks == 0 {
+            return true;
+        }
+        let occ = Occurrence::simple(0xff, 0, ticks);
+        for s in 0..self.ctx.packages {
+            sim.change(s, |m| {
+                for t in self.ctx.platform.types.iter().filter(|t| t.fixed.is_some()) {
+                    for i in 0..t.num_boxes {
+                        let _ = m.inject(s, t.name, i, &occ);
+                    }
+                }
+            });
+        }
+        true
+    }
+}
+
+impl Ctx {
+    /// Starts (on this CPU) or stops the simulation's clock.
+    pub(crate) fn set_clock(&self, timer: &Timer<SimClock>, clock: &SimClock, on: bool) {
+        if on {
+            clock.last_ns.store(cpu::now_ns(), Ordering::Release);
+            clock.on.store(true, Ordering::Release);
+            timer.start(PERIOD_NS);
+        } else {
+            clock.on.store(false, Ordering::Release);
+            timer.cancel();
+        }
+    }
+}
