@@ -25,7 +25,9 @@
 //! - counts of 64-byte lines (memory CAS commands, IMC data transfers) carry
 //!   the MiB `.scale` and `.unit` ([`Alias::mib`]).
 
-use super::desc::{Alias, BoxType, PlatformId};
+use super::desc::{Alias, BoxType, PlatformId, Special};
+use super::encode::{encode, Attr};
+use super::{pci, terms};
 
 pub mod ivbep;
 pub mod l3;
@@ -95,18 +97,35 @@ pub fn parts(platform: PlatformId, box_type_name: &str, index: usize) -> [&'stat
 }
 
 /// The `events/` aliases of box `index` of type `t` of `platform`: its
-/// [`parts`], less the fixed-counter aliases (`event=0xff`) where the box
-/// has no fixed counter (the Skylake UCLK counter is C-box 0's only).
+/// [`parts`], less what the instance cannot count:
+/// - the fixed-counter aliases (`event=0xff`) where the box has no fixed
+///   counter (the Skylake UCLK counter is C-box 0's only);
+/// - the packet match/mask events of a QPI port without a match/mask device
+///   (Ivy Bridge-EP's third port), which `event_init` refuses.
 pub fn instance_aliases(
     platform: PlatformId,
-    t: &BoxType,
+    t: &'static BoxType,
     index: usize,
 ) -> impl Iterator<Item = &'static Alias> {
     let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || index == 0);
+    let no_match_mask = t.special == Special::QpiMatchMask
+        && u8::try_from(index).map_or(true, |port| {
+            pci::qpi_filter_device(platform, port).is_none()
+        });
     parts(platform, t.name, index)
         .into_iter()
         .flat_map(|x| x.iter())
         .filter(move |a| has_fixed || !a.terms.starts_with("event=0xff"))
+        .filter(move |a| !no_match_mask || !uses_shared(t, index, a))
+}
+
+/// Whether alias `a` of box `index` of type `t` programs a shared register
+/// (a filter or a match/mask). An alias that does not parse or encode
+/// counts as not using one: the catalog tests reject it.
+fn uses_shared(t: &BoxType, index: usize, a: &Alias) -> bool {
+    let mut attr = Attr::default();
+    terms::parse(t, a.terms, &mut attr).is_ok()
+        && encode(t, index, attr).is_ok_and(|e| !e.shared.is_none())
 }
 
 /// `parts` one after the other in an array of `N` aliases, for tables that

@@ -737,3 +737,48 @@ const IVBEP_R3QPI: &[u64] = &[
     0x1, 0x7, 0x8, 0x9, 0xa, 0x10, 0x11, 0x12, 0x13, 0x26, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d,
     0x2e, 0x2f, 0x31, 0x32, 0x33, 0x34, 0x36, 0x37, 0x38, 0x39,
 ];
+
+/// Every instance alias opens where `event_init` would take it: a QPI
+/// match/mask event only on a port with a match/mask device. Ivy Bridge-EP's
+/// third port has none (the Linux driver lists filter devices for ports 0
+/// and 1 only), so its `events/` lacks them while ports 0 and 1 keep them.
+#[test]
+fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
+    for p in ALL {
+        for t in p
+            .types
+            .iter()
+            .filter(|t| t.special == Special::QpiMatchMask)
+        {
+            for i in 0..t.num_boxes as usize {
+                let has_device = crate::hw::pci::qpi_filter_device(p.id, i as u8).is_some();
+                let with_match = instance_aliases(p.id, t, i)
+                    .filter(|a| {
+                        let e = encode(t, i, attr_of(t, a)).unwrap();
+                        !e.shared.is_none()
+                    })
+                    .count();
+                if has_device {
+                    assert!(
+                        with_match > 0,
+                        "{}/{}{}: no match/mask aliases",
+                        p.name,
+                        t.name,
+                        i
+                    );
+                } else {
+                    assert_eq!(
+                        with_match, 0,
+                        "{}/{}{}: match/mask aliases",
+                        p.name, t.name, i
+                    );
+                }
+                assert!(instance_aliases(p.id, t, i).any(|a| a.name == "drs_data"));
+            }
+        }
+    }
+    let ivb = crate::hw::platforms::by_id(PlatformId::IvyBridgeEp);
+    let qpi = ivb.types.iter().find(|t| t.name == "qpi").unwrap();
+    assert_eq!(qpi.num_boxes, 3);
+    assert!(crate::hw::pci::qpi_filter_device(PlatformId::IvyBridgeEp, 2).is_none());
+}

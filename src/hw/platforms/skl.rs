@@ -24,10 +24,15 @@ pub const GLOBAL_CTRL: u32 = 0xe01;
 pub const GLOBAL_STATUS: u32 = 0xe02;
 /// `MSR_UNC_CBO_CONFIG`: number of CBo units plus one in bits 3:0.
 pub const CBO_CONFIG: u32 = 0x396;
-/// Most CBo units the C-box MSR layout holds (0x700 + 0x10 per CBo, as the
-/// Linux driver programs them): the manual's parts have up to four, Coffee
-/// Lake-S eight. A Comet Lake-S with ten cores exposes eight.
+/// Most CBo units the C-box MSR layout holds: the manual's parts have up
+/// to four, Coffee Lake-S eight. A Comet Lake-S with ten cores exposes
+/// eight.
 pub const MAX_CBOS: u8 = 8;
+/// Where each CBo's registers sit, from CBo 0's (`0x700`/`0x706`): 0x10
+/// apart for CBo 0..6 (Table 2-1), while Coffee Lake's eighth CBo has its
+/// own MSR space at `0xf70`/`0xf76` (the Linux driver's
+/// `CFL_UNC_CBO_7_PERFEVTSEL0`/`CFL_UNC_CBO_7_PER_CTR0`).
+pub const CBO_OFFSETS: [u32; MAX_CBOS as usize] = [0x0, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x870];
 /// Offset of the IMC BAR register (`MCHBAR`) in the host bridge (0:0.0).
 pub const MCHBAR_OFFSET: u32 = 0x48;
 /// Size of the MCHBAR window the IMC counters live in.
@@ -76,7 +81,7 @@ pub const TYPES: [BoxType; 3] = [
                 base: 0x706,
                 step: 1,
             },
-            offsets: Offsets::Stride(0x10),
+            offsets: Offsets::Table(&CBO_OFFSETS),
         },
         box_ctl: BoxCtl::None,
         enable: Enable::Bit22,

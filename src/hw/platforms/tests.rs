@@ -135,6 +135,37 @@ fn nhmex_cbox_offsets_match_table_2_9() {
     assert_eq!(NHMEX.box_type("cbox").unwrap().num_boxes, 8);
 }
 
+/// Skylake-family C-box registers: CBo 0..3 as the manual's Table 2-1
+/// lists them, 0x10 apart up to CBo 6, and Coffee Lake's eighth CBo in its
+/// own MSR space (0xf70/0xf76, as the Linux driver programs it).
+#[test]
+fn skl_cbox_addresses_match_table_2_1_and_the_eighth_cbo() {
+    let c = crate::hw::platforms::skl::SKL.box_type("cbox").unwrap();
+    let Space::Msr {
+        ctl, ctr, offsets, ..
+    } = c.space
+    else {
+        panic!()
+    };
+    let want: [(u32, u32); 8] = [
+        (0x700, 0x706),
+        (0x710, 0x716),
+        (0x720, 0x726),
+        (0x730, 0x736),
+        (0x740, 0x746),
+        (0x750, 0x756),
+        (0x760, 0x766),
+        (0xf70, 0xf76),
+    ];
+    assert_eq!(c.num_boxes as usize, want.len());
+    for (i, &(sel, pc)) in want.iter().enumerate() {
+        assert_eq!(ctl.of(0) + offsets.of(i), sel, "CBo {} PERFEVTSEL0", i);
+        assert_eq!(ctl.of(1) + offsets.of(i), sel + 1, "CBo {} PERFEVTSEL1", i);
+        assert_eq!(ctr.of(0) + offsets.of(i), pc, "CBo {} PERFCTR0", i);
+        assert_eq!(ctr.of(1) + offsets.of(i), pc + 1, "CBo {} PERFCTR1", i);
+    }
+}
+
 #[test]
 fn format_strings_render_like_the_kernel() {
     use std::string::ToString;
