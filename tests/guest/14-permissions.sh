@@ -29,17 +29,18 @@ as_user() {
 check_eq "the test user exists and su works" "$(as_user 'id -u')" "$UID_"
 
 # The files: mode 0600, owner root:root.
-for f in inject regs stats unplug; do
+FILES="clock inject plug regs selftest stats unplug workload"
+for f in $FILES; do
 	check_eq "$DBG/$f: mode 600, owner 0:0" "$(stat -c '%a %u:%g' "$DBG/$f" 2>&1)" "600 0:0"
 done
-check_eq "nothing else in $DBG" "$(ls "$DBG" | tr '\n' ' ')" "inject regs stats unplug "
+check_eq "nothing else in $DBG" "$(ls "$DBG" | tr '\n' ' ')" "$FILES "
 
 # Open debugfs itself up, so that only the files' own modes stand in the
 # way; the user can then list the directory (the control).
 mode0=$(stat -c '%a' /sys/kernel/debug)
 mount -o remount,mode=0755 /sys/kernel/debug 2>/dev/null || chmod 0755 /sys/kernel/debug
 check_eq "debugfs opened up (mode 755)" "$(stat -c '%a' /sys/kernel/debug)" "755"
-check_eq "the user can list $DBG" "$(as_user "ls $DBG" 2>&1 | tr '\n' ' ')" "inject regs stats unplug "
+check_eq "the user can list $DBG" "$(as_user "ls $DBG" 2>&1 | tr '\n' ' ')" "$FILES "
 for f in regs stats; do
 	out=$(as_user "cat $DBG/$f" 2>&1)
 	case "$out" in
@@ -47,7 +48,7 @@ for f in regs stats; do
 	*) not_ok "the user cannot read $f (EACCES)"; echo "$out" | head -3 | sed 's/^/# /' ;;
 	esac
 done
-for f in inject unplug; do
+for f in inject unplug plug clock workload selftest; do
 	out=$(as_user "echo 'pmu=uncore_ubox event=0x14' > $DBG/$f" 2>&1)
 	case "$out" in
 	*"Permission denied"*) ok "the user cannot open $f for writing (EACCES)" ;;
