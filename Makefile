@@ -1,47 +1,147 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Top-level make targets. `make` builds rust_uncore.ko against KDIR (by
-# default the running kernel's build tree, which must have CONFIG_RUST=y).
-# The test targets build and use the project's own cached test kernels
-# (debug, nodebug, distro, distro-rt: scripts/build-kernel.sh), each with its own build
-# of the module in build/<variant>/ (scripts/build-module.sh).
+# Top-level make targets. `make` builds rust_uncore.ko, in this directory,
+# against the kernel build tree KDIR; the test targets use the project's own
+# cached test kernels (debug, nodebug, rt, distro, distro-rt:
+# scripts/build-kernel.sh), each with its own build of the module in
+# build/<variant>/ (scripts/build-module.sh), so that neither overwrites the
+# other's rust_uncore.ko.
 #
-#   make                 build the module against KDIR
-#   make CLIPPY=1        build with clippy lints
+#   make                 build the module against KDIR; says which kernel
+#                        the .ko is for
+#   make CLIPPY=1        the same, with clippy's lints
+#   make install         install it into KDIR's kernel: modules_install
+#                        (lib/modules/<release>/updates/), then depmod
+#   make clean           remove the build products (Kbuild's need KDIR)
 #   make check           all tests (host, module builds, guest matrix)
 #   make stress          long fuzz, load/unload and hotplug runs in guests
 #   make demo            boot a simulated platform in QEMU and run perf
-#   make guest ...       build the module for the test kernel (KERNEL=debug
-#                        or nodebug) and run one script in a guest (README.md)
+#   make guest ...       build the module for the test kernel (KERNEL=debug,
+#                        nodebug or rt) and run one script in a guest
+#                        (README.md)
 #   make selftest        the selftests on this machine (root, module loaded)
+#   make host-test       the host tests (cargo test)
 #   make bench           host benchmarks of the core
 #   make test-kernel     build (or reuse) a cached test kernel
-#                        (VARIANT=debug, nodebug, distro or distro-rt;
+#                        (VARIANT=debug, nodebug, rt, distro or distro-rt;
 #                        default debug)
+#
+# KDIR is the tree the kernel was built in (CONFIG_RUST=y; a linux-headers
+# package lacks the Rust artifacts a module build needs); by default the
+# running kernel's, /lib/modules/$(uname -r)/build. The toolchain must be the
+# one that built that kernel. Each of these has a default, and the same
+# variable on make's command line replaces it:
+#   LLVM           from KDIR's .config: a kernel built with clang N gets
+#                  LLVM=-N when clang-N is installed (Debian's clang-19:
+#                  LLVM=-19), else LLVM=1; a GCC-built kernel gets none
+#                  (an LLVM in the environment is left to Kbuild)
+#   RUSTC          /usr/bin/rustc (Debian's rustc-web) when it exists, else
+#                  Kbuild's default (rustc on PATH)
+#   HOSTRUSTC      the RUSTC given on the command line, else /usr/bin/rustc
+#   RUSTDOC, CLIPPY_DRIVER
+#                  rustdoc and clippy-driver next to that rustc, if there
+#   BINDGEN        Kbuild's default (bindgen on PATH)
+#   CARGO          (host-test) /usr/bin/cargo when it exists, with
+#                  RUSTC=/usr/bin/rustc, else cargo on PATH
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
-# Debian's rustc-web is the compiler the test kernel was built with; a kernel
-# built with another compiler needs `make RUSTC=... ` to match.
-LLVM ?= -19
-KBUILD_FLAGS := LLVM=$(LLVM)
-ifneq ($(wildcard /usr/bin/rustc),)
-KBUILD_FLAGS += RUSTC=/usr/bin/rustc HOSTRUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
+
+# ru_cmdline VAR: non-empty when VAR was given on make's command line (it
+# then reaches Kbuild through MAKEFLAGS, and no default is passed).
+ru_cmdline = $(filter command line,$(origin $(1)))
+
+KBUILD_FLAGS :=
+ifeq ($(call ru_cmdline,RUSTC),)
+ru_rustc := $(if $(wildcard /usr/bin/rustc),/usr/bin/rustc)
+KBUILD_FLAGS += $(if $(ru_rustc),RUSTC=$(ru_rustc))
+ru_tooldir := /usr/bin/
+else
+ru_rustc := $(RUSTC)
+ru_tooldir := $(dir $(RUSTC))
 endif
-ifneq ($(wildcard /usr/bin/clippy-driver),)
-KBUILD_FLAGS += CLIPPY_DRIVER=/usr/bin/clippy-driver
+ifeq ($(call ru_cmdline,HOSTRUSTC),)
+KBUILD_FLAGS += $(if $(ru_rustc),HOSTRUSTC=$(ru_rustc))
 endif
+ifeq ($(call ru_cmdline,RUSTDOC),)
+KBUILD_FLAGS += $(if $(wildcard $(ru_tooldir)rustdoc),RUSTDOC=$(ru_tooldir)rustdoc)
+endif
+ifeq ($(call ru_cmdline,CLIPPY_DRIVER),)
+KBUILD_FLAGS += $(if $(wildcard $(ru_tooldir)clippy-driver),CLIPPY_DRIVER=$(ru_tooldir)clippy-driver)
+endif
+
+# KDIR's configuration: .config, or in a tree without it (a headers
+# package) the copy Kbuild keeps.
+ru_config := $(firstword $(wildcard $(KDIR)/.config $(KDIR)/include/config/auto.conf))
+
+# LLVM: what KDIR's kernel was built with.
+ifeq ($(filter command line environment,$(origin LLVM)),)
+ifneq ($(and $(ru_config),$(shell grep -sx 'CONFIG_CC_IS_CLANG=y' $(ru_config))),)
+ru_clang_major := $(shell sed -n 's/^CONFIG_CLANG_VERSION=\([0-9]*\)[0-9]\{4\}$$/\1/p' $(ru_config))
+KBUILD_FLAGS += LLVM=$(if $(and $(ru_clang_major),$(wildcard /usr/bin/clang-$(ru_clang_major))),-$(ru_clang_major),1)
+endif
+endif
+
 ifdef CLIPPY
 KBUILD_FLAGS += CLIPPY=$(CLIPPY)
 endif
 
-.PHONY: all modules clean check stress selftest demo guest bench test-kernel host-test
+ifeq ($(call ru_cmdline,CARGO),)
+CARGO := $(if $(wildcard /usr/bin/cargo),/usr/bin/cargo,cargo)
+endif
+ru_cargo_env := $(if $(wildcard /usr/bin/cargo),RUSTC=$(or $(ru_rustc),rustc))
 
-all modules:
+# The kernel release of KDIR (empty when it is not a built tree).
+ru_release = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+
+.PHONY: all modules install clean ru-kdir check stress selftest demo guest bench test-kernel host-test
+
+all modules: ru-kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
+	@echo "rust_uncore.ko is for kernel $(ru_release) (KDIR=$(KDIR))"
 
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules_install
+	/sbin/depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(ru_release)
+
+# The module's objects here are Kbuild's to remove, from the KDIR they were
+# built against: when there are some and KDIR is not a kernel tree, clean
+# stops with the reason and removes nothing. Then target/ (cargo) and
+# build/ (the test kernels' module builds) go.
+ru_objects = $(shell find . \( -path ./target -o -path ./build -o -path ./.git \) -prune -o \
+	\( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '.*.cmd' -o -name Module.symvers \
+	-o -name modules.order \) -print 2>/dev/null | head -3)
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	@if [ -f "$(KDIR)/Makefile" ]; then \
+		echo "$(MAKE) -C $(KDIR) M=$(CURDIR) clean"; \
+		$(MAKE) -C $(KDIR) M=$(CURDIR) clean; \
+	elif [ -n "$(ru_objects)" ]; then \
+		echo "rust_uncore: KDIR=$(KDIR) is not a kernel build tree, and Kbuild's objects are here" >&2; \
+		echo "rust_uncore: ($(ru_objects) ...): give the tree they were built against, make clean KDIR=<tree>" >&2; \
+		exit 2; \
+	fi
 	rm -rf target build
+
+# KDIR must be a kernel build tree with the Rust artifacts the module
+# build links against, among them kernel::ffi, KVec and KBox, which
+# mainline v6.12 lacks (they came in 6.13) and Debian's 6.12.117 has as
+# backports.
+ru-kdir:
+	@if [ ! -f "$(KDIR)/Makefile" ] || [ -z "$(ru_config)" ]; then \
+		echo "rust_uncore: KDIR=$(KDIR) is not a configured kernel build tree." >&2; \
+		echo "rust_uncore: give KDIR=<the tree the kernel was built in> (README.md, Documentation/admin-guide.rst)" >&2; \
+		exit 2; \
+	fi
+	@if [ ! -f "$(KDIR)/rust/libkernel.rmeta" ]; then \
+		echo "rust_uncore: KDIR=$(KDIR) has no Rust build (rust/libkernel.rmeta):" >&2; \
+		echo "rust_uncore: its kernel is not built with CONFIG_RUST=y, or KDIR is a linux-headers" >&2; \
+		echo "rust_uncore: package, which lacks the Rust artifacts; give KDIR=<the tree the kernel was built in>" >&2; \
+		exit 2; \
+	fi
+	@if [ ! -f "$(KDIR)/rust/libffi.rmeta" ]; then \
+		echo "rust_uncore: KDIR=$(KDIR) has no kernel::ffi crate (rust/libffi.rmeta): the module" >&2; \
+		echo "rust_uncore: needs a 6.12.y with kernel::ffi, KVec and KBox (Debian's linux-source-6.12 6.12.117 has them)" >&2; \
+		exit 2; \
+	fi
 
 test-kernel:
 	scripts/install-deps.sh
@@ -60,13 +160,14 @@ selftest:
 demo:
 	scripts/demo.sh
 
+# guest.sh builds the guest tools (tests/tools/) when they are missing.
 guest:
 	scripts/build-module.sh $(or $(KERNEL),debug) >/dev/null
 	scripts/guest.sh --kernel $(or $(KERNEL),debug) $(if $(CPU),--cpu "$(CPU)") $(if $(SMP),--smp "$(SMP)") \
 		$(if $(MODARGS),--modargs "$(MODARGS)") $(if $(SCRIPT),--script "$(SCRIPT)")
 
 host-test:
-	cargo test --offline --quiet 2>/dev/null || cargo test --quiet
+	$(ru_cargo_env) $(CARGO) test --offline --quiet 2>/dev/null || $(ru_cargo_env) $(CARGO) test --quiet
 
 bench:
-	cargo run --release --quiet --bin uncore-bench
+	scripts/bench.sh

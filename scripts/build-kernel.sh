@@ -31,6 +31,10 @@
 #   --print-dir   only print the build directory for the current inputs
 #                 (the tree is its linux-source-6.12 subdirectory)
 #   --help        this text
+# It needs the packages and bindgen of scripts/install-deps.sh; on a fresh
+# machine, `make test-kernel VARIANT=V` runs both. The cache directory
+# ($CACHE_DIR) is $UNCORE_CACHE_DIR, by default
+# ${XDG_CACHE_HOME:-~/.cache}/rust-uncore.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"

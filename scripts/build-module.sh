@@ -18,8 +18,9 @@
 #
 # Usage: scripts/build-module.sh VARIANT [MAKE_ARGS...]
 #   VARIANT     debug, nodebug, rt, distro or distro-rt (the kernel must be
-#               built already)
+#               built already: make test-kernel VARIANT=...)
 #   MAKE_ARGS   passed to make, e.g. CLIPPY=1
+#   --help      this text
 # The build's output (make -s: warnings and errors) goes to standard error
 # and to build/<variant>.log.
 set -euo pipefail
@@ -32,12 +33,18 @@ MODULE_PATHS=(Kbuild Makefile src rust)
 case "${1:-}" in
 debug|nodebug|rt|distro|distro-rt) variant=$1; shift ;;
 -h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-*) echo "build-module: usage: $0 debug|nodebug|rt|distro|distro-rt [MAKE_ARGS...]" >&2; exit 2 ;;
+*) echo "build-module: usage: $0 debug|nodebug|rt|distro|distro-rt [MAKE_ARGS...] (see --help)" >&2; exit 2 ;;
 esac
 
-kdir=$("$here/build-kernel.sh" --variant "$variant" --print-dir)/linux-source-6.12
+# A fresh machine has neither the toolchain nor the kernels.
+setup_hint="run make test-kernel VARIANT=$variant (scripts/install-deps.sh, then scripts/build-kernel.sh --variant $variant)"
+for tool in "$RUSTC" "$BINDGEN" /usr/bin/clang-19; do
+	[ -x "$tool" ] || { echo "build-module: $tool is missing: $setup_hint" >&2; exit 2; }
+done
+kdir=$("$here/build-kernel.sh" --variant "$variant" --print-dir)/linux-source-6.12 ||
+	{ echo "build-module: cannot name the $variant kernel: $setup_hint" >&2; exit 2; }
 if [ ! -f "$kdir/../.complete" ]; then
-	echo "build-module: the $variant kernel is not built; run scripts/build-kernel.sh --variant $variant" >&2
+	echo "build-module: the $variant kernel is not built: $setup_hint" >&2
 	exit 2
 fi
 

@@ -21,6 +21,9 @@
 # guests.
 #
 # Usage: scripts/check.sh [--host-only] [--guest-only] [GUEST_TEST...]
+#   GUEST_TEST   a file of tests/guest/ (at least one `# guest:` line); an
+#                unknown option or a missing or wrong file stops check.sh
+#                at once, with status 2. --help prints this text.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
@@ -41,7 +44,16 @@ for a in "$@"; do
 	case "$a" in
 	--host-only) guest=0 ;;
 	--guest-only) host=0 ;;
-	*) only+=("$a") ;;
+	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+	-*) echo "check: unknown option '$a' (see --help)" >&2; exit 2 ;;
+	*)
+		# A guest test, relative to the repository or to the directory
+		# check.sh was started in (OLDPWD, before the cd above).
+		arg=$a
+		case "$arg" in /*) ;; *) [ -f "$arg" ] || [ ! -f "${OLDPWD:-.}/$arg" ] || arg=${OLDPWD:-.}/$arg ;; esac
+		[ -f "$arg" ] || { echo "check: no such guest test: $a" >&2; exit 2; }
+		grep -q '^# guest:' "$arg" || { echo "check: $a is not a guest test: it has no '# guest:' line" >&2; exit 2; }
+		only+=("$arg") ;;
 	esac
 done
 
@@ -125,12 +137,32 @@ if [ "$host" = 1 ]; then
 	# its `mod` declarations) in rustfmt's default style, as the kernel's
 	# own .rustfmt.toml has it.
 	note "format (rustfmt --check)"
-	if out=$("$RUSTFMT" --edition 2021 --check src/rust_uncore_main.rs src/hw_host.rs benches/bench.rs 2>&1); then
+	if out=$("$RUSTFMT" --edition 2021 --check src/rust_uncore_main.rs src/hw_host.rs benches/bench.rs benches/callgrind.rs 2>&1); then
 		pass 1
 	else
 		printf '%s\n' "$out" | head -30 | sed 's/^/   | /'
 		fail "rustfmt"
 	fi
+	note "documentation (reStructuredText, docutils)"
+	out=$(/usr/bin/python3 tests/host/rst-check.py Documentation)
+	printf '%s\n' "$out" | grep -v '^1\.\.' | sed 's/^/   /'
+	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
+	while IFS= read -r l; do fail "docs: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
+	note "host tests (script options, Makefile, guest.sh's module check)"
+	for t in tests/host/options.sh tests/host/makefile.sh tests/host/vermagic.sh; do
+		out=$("$t" 2>&1)
+		printf '%s\n' "$out" | grep -E '^not ok |^ok .*# SKIP' | sed 's/^/   /'
+		p=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+')
+		s=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+ # SKIP')
+		echo "   $(basename "$t"): $((p - s)) ok, $s skipped"
+		pass $((p - s))
+		skipped=$((skipped + s))
+		while IFS= read -r l; do fail "$(basename "$t"): $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
+		if [ "$p" = 0 ]; then
+			printf '%s\n' "$out" | tail -10 | sed 's/^/   | /'
+			fail "$(basename "$t"): no result"
+		fi
+	done
 fi
 
 # module_build VARIANT [MAKE_ARGS...]: builds the module against a kernel
@@ -189,6 +221,7 @@ if [ "$guest" = 1 ]; then
 		"$here/mkinitramfs.sh" "$(kdir "$v")" >/dev/null || { fail "guest initramfs ($v kernel)"; unbootable[$v]=1; }
 	done
 	keys=() bkernel=() bcpu=() bsmp=()
+	per_boot=6
 	declare -A skipped_runs=()
 	for t in "${tests[@]}"; do
 		while IFS= read -r conf; do
@@ -208,9 +241,13 @@ if [ "$guest" = 1 ]; then
 				skipped_runs[$kernel]=$((${skipped_runs[$kernel]:-0} + 1))
 				continue
 			fi
+			# A boot runs at most $per_boot tests, so that the long ones
+			# spread over both runners.
 			key="$kernel|$cpu|$smp"
 			g=
-			for k in "${!keys[@]}"; do [ "${keys[$k]}" = "$key" ] && g=$k; done
+			for k in "${!keys[@]}"; do
+				[ "${keys[$k]}" = "$key" ] && [ "$(wc -l <"$rundir/$k.list")" -lt "$per_boot" ] && g=$k
+			done
 			if [ -z "$g" ]; then
 				g=${#keys[@]}
 				keys+=("$key")

@@ -8,19 +8,29 @@
 # injected into the simulated hardware.
 #
 # Usage: scripts/demo.sh [--sim PLATFORM[:SOCKETS]] [--cpu MODEL] [--smp TOPOLOGY]
+#   --sim    module argument sim= (default snbep:2); SOCKETS must equal the
+#            sockets of --smp
+#   --cpu    QEMU -cpu value (default SandyBridge,model=45,-hypervisor)
+#   --smp    QEMU -smp value (default 4,sockets=2,cores=2)
+#   --help   this text
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 sim="snbep:2"
 cpu="SandyBridge,model=45,-hypervisor"
 smp="4,sockets=2,cores=2"
+# value OPTION ARGS...: the option's value (its next argument), or a stop.
+value() {
+	[ $# -ge 2 ] || { echo "demo: $1 needs a value (see --help)" >&2; exit 2; }
+	printf '%s' "$2"
+}
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--sim) sim=$2; shift 2 ;;
-	--cpu) cpu=$2; shift 2 ;;
-	--smp) smp=$2; shift 2 ;;
+	--sim) sim=$(value "$@"); shift 2 ;;
+	--cpu) cpu=$(value "$@"); shift 2 ;;
+	--smp) smp=$(value "$@"); shift 2 ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-	*) echo "demo: unknown option $1" >&2; exit 2 ;;
+	*) echo "demo: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
 "$here/install-deps.sh"

@@ -15,6 +15,11 @@ export RUSTC=/usr/bin/rustc
 export HOSTRUSTC=/usr/bin/rustc
 export RUSTDOC=/usr/bin/rustdoc
 export CLIPPY_DRIVER=/usr/bin/clippy-driver
+# Debian's cargo-web, which goes with rustc-web. cargo builds with RUSTC
+# (above); cargo-clippy runs the cargo named by CARGO.
+export CARGO=/usr/bin/cargo
+# A bare `cargo` in the scripts is this one, never a rustup proxy on PATH.
+cargo() { "$CARGO" "$@"; }
 # The host lint runs the same clippy; cargo honours RUSTC, so a rustup
 # cargo-clippy here would mix two compilers in one target directory.
 CARGO_CLIPPY=/usr/bin/cargo-clippy

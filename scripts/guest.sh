@@ -9,6 +9,7 @@
 #                    (scripts/build-kernel.sh --variant K), with the module
 #                    built for it: build/K/rust_uncore.ko, made by
 #                    scripts/build-module.sh K
+#   --module FILE    load FILE instead of build/K/rust_uncore.ko
 #   --cpu MODEL      QEMU -cpu value (default: SandyBridge,model=45,-hypervisor)
 #   --smp TOPOLOGY   QEMU -smp value (default: 4,sockets=2,cores=2)
 #   --modargs ARGS   parameters for rust_uncore.ko (e.g. "sim=snbep:2")
@@ -24,23 +25,36 @@
 #                    N.out, N.status (script N), boot.status, boot.err,
 #                    console.log
 #   --quiet          print only the scripts' output and the verdicts
+#   --help           this text
+#
+# On a fresh machine, `make test-kernel VARIANT=K` installs the packages and
+# builds the kernel K; `make guest` also builds the module.
 #
 # The guest has busybox, perf, the module (/lib/modules/rust_uncore.ko), the
 # kernel's own C driver (/lib/modules/intel-uncore.ko), the test library and
 # tools (/tests). MODARGS is also exported to the script. Between scripts
 # the guest unloads what a script left loaded and brings every CPU online.
+# The tools (tests/tools/*.c, static binaries) are built when missing or
+# older than their source.
+#
+# Before booting, the module's vermagic must equal that of the kernel's own
+# modules, and build/K/rust_uncore.ko must have been built against the
+# kernel tree booted (not an older build of K): otherwise it stops, with
+# status 2, and says how to rebuild it.
 #
 # TCG_OPTS in the environment adds options to QEMU's "-accel tcg" (e.g.
 # thread=single: all vCPUs in one host thread, which make check uses when
 # it runs guests side by side).
 #
-# The whole console log of the last run is kept in
-# ${XDG_CACHE_HOME:-~/.cache}/rust-uncore/last-console.log.
+# The cache directory, $UNCORE_CACHE_DIR (by default
+# ${XDG_CACHE_HOME:-~/.cache}/rust-uncore), holds the test kernels, the
+# initramfs images, the guest tools and the whole console log of the last
+# run (last-console.log).
 #
-# Exit status: the first failing script's exit status, else 0; 124 on
-# timeout; 125 when the kernel log shows an oops, BUG, WARNING, lockdep,
-# KASAN or kmemleak report; 126 when the guest did not run a script to its
-# end.
+# Exit status: the first failing script's exit status, else 0; 2 on a usage
+# error or a missing or mismatched kernel or module; 124 on timeout; 125
+# when the kernel log shows an oops, BUG, WARNING, lockdep, KASAN or
+# kmemleak report; 126 when the guest did not run a script to its end.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
@@ -57,22 +71,29 @@ scripts=()
 batch=""
 outdir=""
 quiet=0
+module=""
+# value OPTION ARGS...: the option's value (its next argument), or a stop.
+value() {
+	[ $# -ge 2 ] || { echo "guest: $1 needs a value (see --help)" >&2; exit 2; }
+	printf '%s' "$2"
+}
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernel) kernel=$2; shift 2 ;;
-	--cpu) cpu=$2; shift 2 ;;
-	--smp) smp=$2; shift 2 ;;
-	--modargs) modargs=$2; shift 2 ;;
+	--kernel) kernel=$(value "$@"); shift 2 ;;
+	--module) module=$(value "$@"); shift 2 ;;
+	--cpu) cpu=$(value "$@"); shift 2 ;;
+	--smp) smp=$(value "$@"); shift 2 ;;
+	--modargs) modargs=$(value "$@"); shift 2 ;;
 	--no-load) autoload=0; shift ;;
 	--no-leak-check) leakcheck=0; shift ;;
-	--mem) mem=$2; shift 2 ;;
-	--timeout) timeout=$2; shift 2 ;;
-	--script) scripts+=("$2"); shift 2 ;;
-	--batch) batch=$2; shift 2 ;;
-	--outdir) outdir=$2; shift 2 ;;
+	--mem) mem=$(value "$@"); shift 2 ;;
+	--timeout) timeout=$(value "$@"); shift 2 ;;
+	--script) scripts+=("$(value "$@")"); shift 2 ;;
+	--batch) batch=$(value "$@"); shift 2 ;;
+	--outdir) outdir=$(value "$@"); shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-	*) echo "guest: unknown option $1" >&2; exit 2 ;;
+	*) echo "guest: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
 
@@ -98,11 +119,57 @@ debug|nodebug|rt) ;;
 distro*) echo "guest: the distro kernels are only compiled against, not booted: use debug, nodebug or rt" >&2; exit 2 ;;
 *) echo "guest: unknown kernel '$kernel' (debug, nodebug or rt)" >&2; exit 2 ;;
 esac
-kdir=$("$here/build-kernel.sh" --variant "$kernel" --print-dir)/linux-source-6.12
+# A fresh machine has neither the toolchain nor the kernels.
+setup_hint="run make test-kernel VARIANT=$kernel (scripts/install-deps.sh, then scripts/build-kernel.sh --variant $kernel)"
+for tool in "$RUSTC" "$BINDGEN" /usr/bin/clang-19 /usr/bin/qemu-system-x86_64 /sbin/modinfo; do
+	[ -x "$tool" ] || { echo "guest: $tool is missing: $setup_hint" >&2; exit 2; }
+done
+kdir=$("$here/build-kernel.sh" --variant "$kernel" --print-dir)/linux-source-6.12 ||
+	{ echo "guest: cannot name the $kernel test kernel: $setup_hint" >&2; exit 2; }
 [ -f "$kdir/arch/x86/boot/bzImage" ] && [ -f "$kdir/../.complete" ] ||
-	{ echo "guest: no $kernel test kernel; run scripts/build-kernel.sh --variant $kernel" >&2; exit 2; }
-ko=$REPO_DIR/build/$kernel/rust_uncore.ko
-[ -f "$ko" ] || { echo "guest: $ko not built; run scripts/build-module.sh $kernel" >&2; exit 2; }
+	{ echo "guest: no $kernel test kernel: $setup_hint" >&2; exit 2; }
+if [ -n "$module" ]; then
+	ko=$module
+	[ -f "$ko" ] || { echo "guest: no such module: $ko" >&2; exit 2; }
+else
+	ko=$REPO_DIR/build/$kernel/rust_uncore.ko
+	[ -f "$ko" ] || { echo "guest: $ko not built; run scripts/build-module.sh $kernel (make guest builds it)" >&2; exit 2; }
+	# build-module.sh records the tree it built against; a rebuilt kernel
+	# (new inputs, new tree) may keep the vermagic but not the Rust ABI.
+	built=$(cat "$REPO_DIR/build/$kernel/.kdir" 2>/dev/null || true)
+	[ "$built" = "$kdir" ] || [ "$(cd "$built" 2>/dev/null && pwd -P)" = "$(cd "$kdir" && pwd -P)" ] ||
+		{ echo "guest: $ko was built against ${built:-an unknown tree}, not the $kernel kernel booted ($kdir); run scripts/build-module.sh $kernel" >&2; exit 2; }
+fi
+# The module must be for this kernel: the vermagic of the kernel's own
+# modules (its C uncore driver, which the guest also carries).
+ref=$kdir/arch/x86/events/intel/intel-uncore.ko
+[ -f "$ref" ] || ref=$kdir/$(sed -n '1s/\.o$/.ko/p' "$kdir/modules.order" 2>/dev/null)
+want=$(/sbin/modinfo -F vermagic "$ref" 2>/dev/null || true)
+got=$(/sbin/modinfo -F vermagic "$ko" 2>/dev/null || true)
+[ -n "$want" ] || { echo "guest: no module of the $kernel kernel to read its vermagic from ($ref)" >&2; exit 2; }
+if [ "$got" != "$want" ]; then
+	echo "guest: $ko is built for another kernel: vermagic '${got:-none}', the $kernel kernel's is '$want'" >&2
+	echo "guest: rebuild it for this kernel: scripts/build-module.sh $kernel" >&2
+	exit 2
+fi
+
+# The guest tools: built when missing or older than their source (make
+# check builds them all first). A tool that does not build is left out,
+# with a warning: the tests that run it fail.
+tools=$CACHE_DIR/guest-tools
+mkdir -p "$tools"
+for src in "$REPO_DIR"/tests/tools/*.c; do
+	[ -f "$src" ] || continue
+	tool=$tools/$(basename "$src" .c)
+	[ ! "$src" -nt "$tool" ] && [ -x "$tool" ] && continue
+	tmp=$(mktemp "$tool.XXXXXX")
+	if gcc -static -O2 -Wall -Werror -o "$tmp" "$src"; then
+		mv "$tmp" "$tool"
+	else
+		rm -f "$tmp"
+		echo "guest: warning: the guest tool $(basename "$src") does not build; the tests that run it will fail" >&2
+	fi
+done
 # kmemleak is off unless asked for, where the kernel has it.
 append="console=ttyS0 loglevel=4 panic=-1 oops=panic nokaslr"
 if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config"; then

@@ -1,20 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Installs everything the build, the test kernels and the QEMU guests need,
-# and downloads the Debian kernel configurations of the distro kernel
-# variants.
+# Installs everything the build, the test kernels and the QEMU guests need
+# on Debian 12 (bookworm, with bookworm-security): the Debian packages
+# below, among them rustc-web and its cargo-web (Rust 1.96), and bindgen
+# 0.70.1, built by /usr/bin/cargo into the cache directory. Downloads (never
+# installs) the Debian kernel configurations of the distro kernel variants.
+# No rustup toolchain is needed or used: every tool is called by absolute
+# path (scripts/env.sh).
+#
 # Idempotent: packages already present are not reinstalled, and the
 # bindgen binary is kept in the cache directory between runs.
 #
-# Usage: scripts/install-deps.sh
+# Installing packages needs root: run it as root, or as a user who has
+# sudo (used when it is installed). Without either, it names the missing
+# packages and exits with status 1.
+#
+# Usage: scripts/install-deps.sh [--help]
+# The cache directory is $UNCORE_CACHE_DIR, by default
+# ${XDG_CACHE_HOME:-~/.cache}/rust-uncore.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+
+case "${1:-}" in
+"") ;;
+-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+*) echo "install-deps: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+esac
+
 . "$here/env.sh"
 
-pkgs=(linux-source-6.12 rustc-web rust-web-src rust-web-clippy rustfmt-web
+pkgs=(linux-source-6.12 rustc-web cargo-web rust-web-src rust-web-clippy rustfmt-web
       clang-19 llvm-19 lld-19 libclang-19-dev
-      busybox-static qemu-system-x86 linux-perf
+      busybox-static qemu-system-x86 linux-perf valgrind python3-docutils
       flex bison bc libelf-dev libssl-dev cpio xz-utils make kmod python3 gcc)
 
 missing=()
@@ -22,19 +40,34 @@ for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
-apt_install() {
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"
+# as_root CMD...: runs CMD as root (directly, or through sudo).
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		echo "install-deps: '$*' needs root, and there is no sudo: run scripts/install-deps.sh as root" >&2
+		exit 1
+	fi
 }
+apt_update() { as_root apt-get update -q || { sleep 5; as_root apt-get update -q; }; }
 
 if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
+		echo "install-deps: missing packages: ${missing[*]}" >&2
+		echo "install-deps: installing them needs root, and there is no sudo: run scripts/install-deps.sh as root (or install them as root with apt-get install)" >&2
+		exit 1
+	fi
 	echo "install-deps: installing ${missing[*]}"
-	SUDO=""
-	[ "$(id -u)" -eq 0 ] || SUDO=sudo
-	$SUDO apt-get update -q || { sleep 5; $SUDO apt-get update -q; }
+	apt_update
 	# An install can fail once when another apt run holds the archive; retry once.
-	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-		{ sleep 10; $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; }
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+		{ sleep 10; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; }
 fi
+for tool in "$RUSTC" "$CARGO" "$CARGO_CLIPPY" "$RUSTFMT"; do
+	[ -x "$tool" ] || { echo "install-deps: $tool is missing after the install" >&2; exit 1; }
+done
 
 # Debian's amd64 and rt-amd64 kernel configurations for the distro kernel
 # variants: their linux-headers packages are only downloaded, never
@@ -52,9 +85,7 @@ download_headers() {
 for flavour in amd64 rt-amd64; do
 	if ! download_headers "$flavour"; then
 		# No package lists yet, or stale ones: update them and try once more.
-		SUDO=""
-		[ "$(id -u)" -eq 0 ] || SUDO=sudo
-		$SUDO apt-get update -q || { sleep 5; $SUDO apt-get update -q; }
+		apt_update
 		download_headers "$flavour" || { echo "install-deps: cannot download a linux-headers-6.12.*-$flavour package" >&2; exit 1; }
 	fi
 done
@@ -62,6 +93,7 @@ done
 if ! "$BINDGEN" --version 2>/dev/null | grep -q "$BINDGEN_VERSION"; then
 	echo "install-deps: installing bindgen-cli $BINDGEN_VERSION into $TOOLS_DIR"
 	mkdir -p "$TOOLS_DIR"
-	env -u RUSTC cargo install --locked --root "$TOOLS_DIR" bindgen-cli --version "$BINDGEN_VERSION"
+	# Debian's cargo and rustc (RUSTC, exported by env.sh).
+	"$CARGO" install --locked --root "$TOOLS_DIR" bindgen-cli --version "$BINDGEN_VERSION"
 fi
 echo "install-deps: ok"

@@ -339,6 +339,16 @@ impl HotplugOps for Core {
     }
 }
 
+/// The plural ending of a count in a kernel message: "1 package",
+/// "2 packages".
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
 /// Whether a box type is driven through MSRs (present on every package).
 fn is_msr(t: &BoxType) -> bool {
     matches!(t.space, Space::Msr { .. } | Space::Combined { .. })
@@ -404,10 +414,12 @@ fn platform(packages: usize) -> Result<(&'static Platform, Option<bool>)> {
     if let Some(n) = arg.sockets {
         if n != packages {
             pr_err!(
-                "sim={}: {} sockets asked for, but this machine has {} packages\n",
+                "sim={}: {} socket{} asked for, but this machine has {} package{}\n",
                 s,
                 n,
-                packages
+                plural(n),
+                packages,
+                plural(packages)
             );
             return Err(EINVAL);
         }
@@ -436,9 +448,10 @@ impl Driver {
             m.reset(platform.id, packages);
             m.no_emon = no_emon;
             pr_info!(
-                "simulating {} with {} socket(s)\n",
+                "simulating {} with {} socket{}\n",
                 platform.description,
-                packages
+                packages,
+                plural(packages)
             );
             let model = KBox::pin_init(new_irq_lock!(m, "rust_uncore:model"), GFP_KERNEL)?;
             Backend::Sim(backend::Sim::new(model, packages)?)
@@ -539,10 +552,12 @@ impl Driver {
             GFP_KERNEL,
         )?;
         pr_info!(
-            "{}: {} PMUs on {} package(s)\n",
+            "{}: {} PMU{} on {} package{}\n",
             platform.description,
             n_pmus,
-            packages
+            plural(n_pmus),
+            packages,
+            plural(packages)
         );
         Ok(Driver {
             _hotplug: hotplug,
@@ -578,13 +593,13 @@ fn detect() -> Result<&'static Platform> {
     }
     if id.hypervisor {
         pr_info!(
-            "running under a hypervisor, which does not expose the uncore; try sim=<platform>\n"
+            "running under a hypervisor, which does not expose the uncore; sim=<platform> drives a simulated uncore instead, whose counters change only through its debugfs files\n"
         );
         return Err(ENODEV);
     }
     platforms::for_cpu(id.family, id.model).ok_or_else(|| {
         pr_info!(
-            "CPU family {} model {} has no supported uncore; try sim=<platform>\n",
+            "CPU family {} model {} has no supported uncore; sim=<platform> drives a simulated uncore instead, whose counters change only through its debugfs files\n",
             id.family,
             id.model
         );

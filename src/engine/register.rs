@@ -76,7 +76,7 @@ pub(super) fn check_names_free(ctx: &Ctx, counts: &[usize]) -> Result {
             let name = pmu_name(t, i, count)?;
             if perf::name_taken(&name)? {
                 pr_err!(
-                    "PMU {} exists already (is intel_uncore loaded? rmmod it first)\n",
+                    "PMU {} exists already, normally intel_uncore's: rmmod intel_uncore, or if it is built in, boot with initcall_blacklist=intel_uncore_init\n",
                     &*name
                 );
                 return Err(EBUSY);
