@@ -13,6 +13,7 @@
 # guest: kernel=nodebug sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 # guest: kernel=nodebug sim=xeon7100:2 cpu=qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor smp=2,sockets=2,cores=1
+# guest: kernel=nodebug sim=xeon7400:4 cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
 . /tests/lib.sh
 
 p=$(platform)
