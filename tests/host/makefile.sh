@@ -76,9 +76,11 @@ src=$tmp/src
 mkdir -p "$src/target" "$src/build"
 cp "$repo/Makefile" "$src/Makefile"
 # mk ARGS...: runs the copy; prints its output (stdout and stderr) and
-# leaves its exit status in rc. LLVM is never taken from this environment.
+# leaves its exit status in rc. The toolchain variables are never taken
+# from this environment (check.sh exports the test kernels' ones).
 mk() {
-	out=$(env -u LLVM -u CLIPPY make --no-print-directory -C "$src" "$@" 2>&1)
+	out=$(env -u LLVM -u CLIPPY -u RUSTC -u HOSTRUSTC -u RUSTDOC -u CLIPPY_DRIVER -u BINDGEN \
+		make --no-print-directory -C "$src" "$@" 2>&1)
 	rc=$?
 }
 # field NAME: the value of NAME= on the KBUILD line of the last output.
