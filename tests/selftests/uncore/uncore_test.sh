@@ -35,7 +35,7 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 finish() { echo "1..$n"; exit $failed; }
 
 echo "TAP version 13"
-if ! grep -q '^rust_uncore ' /proc/modules; then
+if ! grep -qs '^rust_uncore ' /proc/modules; then
 	echo "1..0 # SKIP rust_uncore is not loaded (insmod rust_uncore.ko first)"
 	exit 4
 fi
