@@ -16,13 +16,9 @@
 #     modules_install and depmod for KDIR's release.
 # Usage: tests/host/makefile.sh   (TAP output; exit status 1 on a failure)
 set -u
-repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_n=0
-failed=0
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1"; }
-notok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n $1"; failed=1; }
 # t NAME GOT WANT
 t() {
 	if [ "$2" = "$3" ]; then ok "$1"; else notok "$1"; echo "# got '$2', want '$3'"; fi

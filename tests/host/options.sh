@@ -8,32 +8,8 @@
 # limit, far below what any of those takes).
 # Usage: tests/host/options.sh   (TAP output; exit status 1 on a failure)
 set -u
-repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 cd "$repo"
-tap_n=0
-failed=0
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1"; }
-notok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n $1"; failed=1; }
-
-# run SCRIPT ARGS...: sets out (stdout and stderr) and rc.
-run() {
-	out=$(timeout 30 "$@" 2>&1 </dev/null)
-	rc=$?
-}
-# refused NAME PATTERN SCRIPT ARGS...: exit status 2 and a message matching
-# PATTERN (an extended regex).
-refused() {
-	local name=$1 pat=$2
-	shift 2
-	run "$@"
-	if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qE -- "$pat"; then
-		ok "$name"
-	else
-		notok "$name"
-		echo "# exit status $rc, output:"
-		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
-	fi
-}
 # helps NAME SCRIPT [PATTERN]: --help exits 0, prints lines that are all in
 # the script's header comment, among them the Usage line (and PATTERN).
 helps() {

@@ -11,27 +11,9 @@
 # test kernel; without it the tests are skipped.
 # Usage: tests/host/vermagic.sh   (TAP output; exit status 1 on a failure)
 set -u
-repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-tap_n=0
-failed=0
-ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n $1"; }
-notok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n $1"; failed=1; }
-# refused NAME PATTERN CMD...: exit status 2 and a message matching PATTERN.
-refused() {
-	local name=$1 pat=$2 out rc
-	shift 2
-	out=$(timeout 30 "$@" 2>&1 </dev/null)
-	rc=$?
-	if [ "$rc" = 2 ] && printf '%s\n' "$out" | grep -qE -- "$pat"; then
-		ok "$name"
-	else
-		notok "$name"
-		echo "# exit status $rc, output:"
-		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
-	fi
-}
 
 plan=6
 kdir=$("$repo/scripts/build-kernel.sh" --variant debug --print-dir 2>/dev/null)/linux-source-6.12
