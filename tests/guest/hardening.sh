@@ -173,6 +173,24 @@ loaded() {
 	grep -q '^rust_uncore ' /proc/modules
 }
 
+# meminfo_detail: the /proc/meminfo figures that tell where memory went,
+# as "KEY VALUE" lines; meminfo_change OLD NEW: their changes, on one line.
+meminfo_detail() {
+	awk '$1 ~ /^(MemFree|Cached|Shmem|AnonPages|Percpu|KernelStack|PageTables|SReclaimable|SUnreclaim|VmallocUsed):$/ { sub(":", "", $1); print $1, $2 }' /proc/meminfo
+	echo "PerCPULists $(pcp_kb)"
+}
+meminfo_change() {
+	printf '%s\n%s\n' "$1" "$2" | awk '
+		{ if ($1 in v) { d[$1] = $2 - v[$1] } else { v[$1] = $2; o[++n] = $1 } }
+		END { for (i = 1; i <= n; i++) printf "%s %+d ", o[i], d[o[i]]; print "" }'
+}
+
+# pcp_kb: the free pages the per-CPU page lists hold, in kB (MemFree does
+# not count them, and with a few CPUs they move it by megabytes).
+pcp_kb() {
+	awk '$1 == "count:" { n += $2 } END { print n * 4 }' /proc/zoneinfo
+}
+
 # meminfo KEY: a /proc/meminfo value in kB.
 meminfo() {
 	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo
