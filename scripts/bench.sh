@@ -13,12 +13,15 @@
 #            kernel's C driver intel-uncore.ko, built for the same test
 #            kernel, on the nodebug kernel (production-like) and the debug
 #            one (KASAN and lockdep instrument both)
-# Not printed yet: table 1 (register accesses per perf operation), table 2
-# (read latency in the guest, ours and C) and the polling part of table 4
-# (poll wakeups per hour, insmod-to-PMUs-registered time): they are guest
-# measurements, and this script's functions table_1, table_2 and
-# table_4_polling are where they go; today these print that they are not
-# measured yet.
+#   table 1  register accesses per perf operation, in one QEMU guest per
+#            platform on the debug kernel (benches/guest/ops.sh): MSR
+#            accesses from the msr tracepoints, given to the callback on
+#            their stack trace, ours and the C driver's; and under sim= the
+#            register model's counts for every box type (PCI and MMIO too)
+# Not printed yet: table 2 (read latency in the guest, ours and C) and the
+# polling part of table 4 (poll wakeups per hour, insmod-to-PMUs-registered
+# time): this script's functions table_2 and table_4_polling print that
+# they are not measured yet.
 #
 # It installs what is missing (scripts/install-deps.sh) and builds (or
 # reuses) the nodebug and debug kernels and the module for them; that
@@ -108,8 +111,56 @@ table_timing() {
 # read, stop, del, one poll tick, one PMI) for each box kind of each
 # platform, counted in the guest (msr tracepoints, register model), next to
 # the minimum and to the C driver's count. A guest measurement: not made yet.
+# The platforms of the guest tables: name, QEMU CPU model, topology,
+# simulation arguments.
+GUEST_PLATFORMS=(
+	"snbep|SandyBridge,model=45,-hypervisor|4,sockets=2,cores=2|sim=snbep:2"
+	"ivbep|IvyBridge,model=62,-hypervisor|4,sockets=2,cores=2|sim=ivbep:2"
+	"nhmex|Nehalem,model=46,-hypervisor|4,sockets=2,cores=2|sim=nhmex:2"
+	"wsmex|Westmere,model=47,-hypervisor|4,sockets=2,cores=2|sim=wsmex:2"
+	"skl|Skylake-Client,-hypervisor|4,sockets=1,cores=4|sim=skl"
+	"xeon7100|qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor|2,sockets=2,cores=1|sim=xeon7100:2"
+	"xeon7400|Penryn,model=29,-hypervisor|4,sockets=4,cores=1|sim=xeon7400:4"
+)
+# Reads per measured event in table 1 (benches/guest/ops.sh's default).
+BENCH_READS=100
+
+# Table 1: register accesses per perf operation, from the guest
+# (benches/guest/ops.sh) on the debug kernel (its ORC unwinder gives the
+# stack traces that attribute each MSR access to a callback).
 table_1() {
-	echo "Table 1. Register accesses per perf operation: not measured yet (guest measurement)"
+	local line name cpu smp sim
+	prepare_kernel debug
+	for line in "${GUEST_PLATFORMS[@]}"; do
+		IFS='|' read -r name cpu smp sim <<<"$line"
+		echo "bench: table 1: $name guest" >&2
+		"$here/guest.sh" --quiet --kernel debug --no-load --cpu "$cpu" --smp "$smp" --modargs "$sim" \
+			--timeout 1200 --script "$REPO_DIR/benches/guest/ops.sh" >"$tmp/ops.$name" 2>&1 || true
+	done
+	echo "Table 1. Register accesses per perf operation (r = reads, w = writes), one event of"
+	echo "         each box type (its clockticks alias, else its first), in a QEMU guest, debug kernel"
+	echo "Hardware path (MSR boxes, both drivers where the C one registers the box): every access"
+	echo "counted from the msr:read_msr/write_msr tracepoints and given to the callback on its stack"
+	echo "trace; read is per call ($BENCH_READS calls); pmu_dis/en: the pmu_disable/pmu_enable pairs"
+	echo "perf wraps around event installation, add and del (three pairs)."
+	printf '%-9s %-16s %-6s %10s %6s %6s %6s %6s %6s %9s %6s\n' platform pmu driver \
+		event_init add start read stop del pmu_dis/en other
+	for line in "${GUEST_PLATFORMS[@]}"; do
+		IFS='|' read -r name _ <<<"$line"
+		awk -v plat="$name" -v reads="$BENCH_READS" -f "$here/../benches/table1-hw.awk" "$tmp/ops.$name"
+	done
+	echo
+	echo "Simulation (sim=, every box type, PCI and MMIO ones too): the accesses the driver made,"
+	echo "counted by the register model, per system call (enable = pmu_dis/en + add + start;"
+	echo "disable = pmu_dis/en + stop + del); read per call; poll = one tick of the polling;"
+	echo "PMI = an overflow's NMI walk (NHM-EX/WSM-EX: a wrapping injection, less its poll tick)."
+	echo "mr/mw = MSR read/write, cr/cw = PCI configuration dword read/write, or = MMIO dword read."
+	printf '%-9s %-18s %8s %10s %8s %10s %8s %8s %12s\n' platform pmu open enable read disable close poll PMI
+	for line in "${GUEST_PLATFORMS[@]}"; do
+		IFS='|' read -r name _ <<<"$line"
+		awk -v plat="$name" -v reads="$BENCH_READS" -f "$here/../benches/table1-sim.awk" "$tmp/ops.$name"
+		grep -E '^# .*(FAIL|failed|bad alias|no alias)' "$tmp/ops.$name" | sed "s/^# /  ($name) /" | head -5 || true
+	done
 }
 
 # Table 2: read latency in the guest, ours and the C driver's, with the

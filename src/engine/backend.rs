@@ -31,12 +31,40 @@ use kernel::prelude::*;
 /// Counters of one model box in the mirror (general ones and the fixed one).
 const PER_BOX: usize = MAX_CTRS + 1;
 
+/// The kinds of register access the simulation counts ([`Sim::accesses`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Access {
+    /// An MSR read.
+    MsrRead = 0,
+    /// An MSR write.
+    MsrWrite = 1,
+    /// A PCI configuration-space dword read.
+    CfgRead = 2,
+    /// A PCI configuration-space dword write.
+    CfgWrite = 3,
+    /// An MMIO dword read.
+    MmioRead = 4,
+}
+
+/// The names of the [`Access`] kinds, in their order (the `stats` file's
+/// `access_*` lines).
+pub(crate) const ACCESS_NAMES: [&str; 5] = [
+    "msr_read",
+    "msr_write",
+    "cfg_read",
+    "cfg_write",
+    "mmio_read",
+];
+
 /// The simulated platform: the register model, and the mirror of its
 /// counters the lock-free read path uses.
 pub(crate) struct Sim {
     model: Pin<KBox<IrqLock<KVBox<Model>>>>,
     /// What a read of each counter returns, by socket, box and counter.
     mirror: KVec<AtomicU64>,
+    /// The driver's register accesses so far, by [`Access`] kind: what the
+    /// same operations cost on hardware (the register-access benchmark).
+    accesses: [AtomicU64; ACCESS_NAMES.len()],
 }
 
 impl Sim {
@@ -47,7 +75,11 @@ impl Sim {
         for _ in 0..n {
             mirror.push(AtomicU64::new(0), GFP_KERNEL)?;
         }
-        let sim = Sim { model, mirror };
+        let sim = Sim {
+            model,
+            mirror,
+            accesses: Default::default(),
+        };
         for s in 0..sockets {
             sim.publish(&sim.model.lock(), s);
         }
@@ -95,6 +127,16 @@ impl Sim {
             .get((s * MAX_BOXES + k) * PER_BOX + c)
             .map(|a| a.load(Ordering::Acquire))
     }
+
+    /// Counts one register access of kind `a`.
+    fn count(&self, a: Access) {
+        self.accesses[a as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The register accesses counted so far, by [`Access`] kind.
+    pub(crate) fn accesses(&self) -> [u64; ACCESS_NAMES.len()] {
+        core::array::from_fn(|i| self.accesses[i].load(Ordering::Relaxed))
+    }
 }
 
 /// The register backend.
@@ -110,7 +152,10 @@ impl Ctx {
     pub(crate) fn rdmsr(&self, pkg: usize, msr: u32) -> Result<u64> {
         match &self.backend {
             Backend::Hw => msr::read(msr),
-            Backend::Sim(sim) => sim.inspect(|m| m.rdmsr(pkg, msr)).map_err(|_| EIO),
+            Backend::Sim(sim) => {
+                sim.count(Access::MsrRead);
+                sim.inspect(|m| m.rdmsr(pkg, msr)).map_err(|_| EIO)
+            }
         }
     }
 
@@ -118,7 +163,10 @@ impl Ctx {
     pub(crate) fn wrmsr(&self, pkg: usize, msr: u32, v: u64) -> Result {
         match &self.backend {
             Backend::Hw => msr::write(msr, v),
-            Backend::Sim(sim) => sim.change(pkg, |m| m.wrmsr(pkg, msr, v)).map_err(|_| EIO),
+            Backend::Sim(sim) => {
+                sim.count(Access::MsrWrite);
+                sim.change(pkg, |m| m.wrmsr(pkg, msr, v)).map_err(|_| EIO)
+            }
         }
     }
 
@@ -131,9 +179,11 @@ impl Ctx {
                 let g = rcu::read_lock();
                 e.device(&g).ok_or(ENODEV)?.read_config_u32(off)
             }
-            Backend::Sim(sim) => sim
-                .inspect(|m| m.cfg_read(e.pkg, e.role, off))
-                .map_err(|_| EIO),
+            Backend::Sim(sim) => {
+                sim.count(Access::CfgRead);
+                sim.inspect(|m| m.cfg_read(e.pkg, e.role, off))
+                    .map_err(|_| EIO)
+            }
         }
     }
 
@@ -146,9 +196,11 @@ impl Ctx {
                 let g = rcu::read_lock();
                 e.device(&g).ok_or(ENODEV)?.write_config_u32(off, v)
             }
-            Backend::Sim(sim) => sim
-                .change(e.pkg, |m| m.cfg_write(e.pkg, e.role, off, v))
-                .map_err(|_| EIO),
+            Backend::Sim(sim) => {
+                sim.count(Access::CfgWrite);
+                sim.change(e.pkg, |m| m.cfg_write(e.pkg, e.role, off, v))
+                    .map_err(|_| EIO)
+            }
         }
     }
 
@@ -195,7 +247,28 @@ impl Ctx {
                     Ctr::General(j) | Ctr::Free(j) => j as usize,
                     Ctr::Fixed => FIXED,
                 };
-                sim.counter(pkg, k, n).ok_or(ENODEV)?
+                // The accesses the hardware path makes for this counter,
+                // on the mirror's value.
+                match r.addr {
+                    Addr::Msr(_) => {
+                        sim.count(Access::MsrRead);
+                        sim.counter(pkg, k, n).ok_or(ENODEV)?
+                    }
+                    Addr::Cfg(_) => {
+                        let half = |shift: u32| {
+                            sim.count(Access::CfgRead);
+                            sim.counter(pkg, k, n)
+                                .map(|v| (v >> shift) as u32)
+                                .ok_or(ENODEV)
+                        };
+                        read_split(|| half(0), || half(32))?
+                    }
+                    Addr::Mmio(_) => {
+                        sim.count(Access::MmioRead);
+                        sim.counter(pkg, k, n).ok_or(ENODEV)?
+                    }
+                    Addr::Helper(_) => return Err(EINVAL),
+                }
             }
             Backend::Hw => match r.addr {
                 Addr::Msr(a) => msr::read(a)?,

@@ -63,8 +63,9 @@ struct BoxInner {
     shared: Shared,
     /// `pmu_disable` without its `pmu_enable` yet.
     disabled: bool,
-    /// The box-level state last written: (running, enabled counters).
-    applied: Option<(bool, u32)>,
+    /// The box-level run state last written ([`program::run_key`]), or
+    /// `None` when it is not known (after an initialisation or a park).
+    applied: Option<u64>,
 }
 
 impl BoxInner {
@@ -194,11 +195,9 @@ impl BoxState {
                 return;
             }
         }
-        // A stale overflow bit of the counter's last user is no overflow of
-        // this event's.
-        if let Some(ob) = program::overflow_bit(self.ctx.platform, t, self.index, c.ctr) {
-            let _ = self.ctx.wrmsr(self.pkg, ob.clear, ob.bit);
-        }
+        // A stale overflow bit of the counter's last user needs no clearing
+        // here: every observation is a modular delta, so a PMI walk that
+        // finds it only observes this event early (and clears it).
         let code = c.ctr.code();
         let Some(now) = self.read(code) else { return };
         self.live[k].start(code, now);
@@ -228,27 +227,30 @@ impl BoxState {
     }
 
     /// Writes the box-level run/freeze state for the started counters,
-    /// when it changed; never while the package is parked.
+    /// when the register must change ([`program::run_key`]); never while
+    /// the package is parked.
     fn apply_run(&self, inner: &mut BoxInner) {
         if self.ctx.is_parked(self.pkg) {
             return;
         }
-        let state = (!inner.disabled, inner.started_mask(self.ty));
-        if inner.applied == Some(state) {
+        let (run, mask) = (!inner.disabled, inner.started_mask(self.ty));
+        let Some(key) = program::run_key(self.ty, run, mask) else {
+            return;
+        };
+        if inner.applied == Some(key) {
             return;
         }
         // The NHM-EX/WSM-EX U-box's enable lives in the global control.
         let r = if self.ty.box_ctl == BoxCtl::UGlobal {
             self.ctx
-                .write_global(self.pkg, |g| g.ubox_en = state.0 && state.1 != 0)
+                .write_global(self.pkg, |g| g.ubox_en = run && mask != 0)
         } else {
             let g = self.ctx.global(self.pkg);
-            let ops =
-                program::box_run(self.ctx.platform, self.ty, self.index, state.0, state.1, &g);
+            let ops = program::box_run(self.ctx.platform, self.ty, self.index, run, mask, &g);
             self.ctx.exec(self.pkg, self.ty, self.index, &ops)
         };
         if r.is_ok() {
-            inner.applied = Some(state);
+            inner.applied = Some(key);
         }
     }
 }
@@ -413,7 +415,7 @@ impl UncorePmu {
         let ops = program::box_init(self.ty, self.index);
         self.ctx.exec(pkg, self.ty, self.index, &ops)?;
         if let Some(b) = self.boxes.get(pkg) {
-            b.inner.lock().applied = None;
+            b.inner.lock().applied = program::run_key_after_init(self.ty);
         }
         Ok(())
     }

@@ -20,7 +20,10 @@
 //! - `stats` (read): NMIs taken as uncore PMIs, PMIs handled, NMIs left to
 //!   other handlers, the PCI registry's size, the self-test's outcome, and
 //!   the boxes that count without a running poll timer (`unpolled_boxes`,
-//!   which must be 0).
+//!   which must be 0), and the driver's register accesses so far by kind
+//!   (`access_msr_read`, `access_msr_write`, `access_cfg_read`,
+//!   `access_cfg_write`, `access_mmio_read`): what the same operations cost
+//!   on hardware, a counter read counted as the hardware path makes it.
 //! - `unplug` (write): `pmu=<name> [socket=<n>]` removes the PCI function
 //!   of a PCI or MMIO box, as a hot removal or unbind would (`EINVAL` for
 //!   an MSR box).
@@ -36,7 +39,7 @@
 //!   [umask=..] [count=..] [rounds=<n>]` runs the NMI read self-test
 //!   (`selftest.rs`): `EIO` unless every round read the exact count from
 //!   NMI context while the collector held the box's and the model's locks.
-use super::backend::Backend;
+use super::backend::{Backend, ACCESS_NAMES};
 use super::Core;
 use crate::hw::model::{Occurrence, Props};
 use crate::hw::terms::parse_number;
@@ -402,7 +405,13 @@ impl DebugfsOps for Core {
                     s.selftest_exact.load(Relaxed),
                     unpolled
                 )
-                .map_err(|_| ENOSPC)
+                .map_err(|_| ENOSPC)?;
+                if let Backend::Sim(sim) = &self.ctx.backend {
+                    for (name, n) in ACCESS_NAMES.iter().zip(sim.accesses()) {
+                        writeln!(out, "access_{} {}", name, n).map_err(|_| ENOSPC)?;
+                    }
+                }
+                Ok(())
             }
             _ => Err(EINVAL),
         }

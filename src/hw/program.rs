@@ -260,11 +260,14 @@ pub fn box_run(
             ops.write(a, if run { keep } else { keep | BOX_FRZ });
         }
         (BoxCtl::CounterEnables { fixed_en }, Some(a)) => {
-            let mut v = (enabled & t.all_counters()) as u64;
-            if enabled & (1 << t.fixed_index()) != 0 {
-                v |= fixed_en;
-            }
-            ops.write(a, if run { v } else { 0 });
+            ops.write(
+                a,
+                if run {
+                    counter_enables(t, enabled, fixed_en)
+                } else {
+                    0
+                },
+            );
         }
         (BoxCtl::UGlobal, _) => {
             let g = GlobalState {
@@ -288,6 +291,53 @@ pub fn box_run(
         }
     }
     ops
+}
+
+/// The value of a `*_PMON_GLOBAL_CTL` with counter-enable bits that
+/// enables the counters in `enabled`.
+fn counter_enables(t: &BoxType, enabled: u32, fixed_en: u64) -> u64 {
+    let mut v = (enabled & t.all_counters()) as u64;
+    if enabled & (1 << t.fixed_index()) != 0 {
+        v |= fixed_en;
+    }
+    v
+}
+
+/// What the box-level run state of box type `t` must be with `run`
+/// (between `pmu_enable` and `pmu_disable`) and the started counters in
+/// `enabled`, as a key that changes exactly when [`box_run`] must write:
+/// `None` when no write is needed whatever was written before.
+///
+/// - a freeze bit (SNB-EP style boxes, the Xeon 7100/7400 groups) matters
+///   only while a counter is enabled: with none, the box is left as it is;
+/// - per-counter enables are the register's value itself;
+/// - the NHM-EX/WSM-EX U-box's enable is whether it runs with its counter
+///   started;
+/// - boxes with no box-level control need nothing.
+pub fn run_key(t: &BoxType, run: bool, enabled: u32) -> Option<u64> {
+    match t.box_ctl {
+        BoxCtl::Freeze { .. } => (enabled != 0).then_some(run as u64),
+        BoxCtl::CounterEnables { fixed_en } => Some(if run {
+            counter_enables(t, enabled, fixed_en)
+        } else {
+            0
+        }),
+        BoxCtl::UGlobal => Some((run && enabled != 0) as u64),
+        BoxCtl::None => match t.space {
+            Space::Combined { .. } => (enabled != 0).then_some(run as u64),
+            _ => None,
+        },
+    }
+}
+
+/// The [`run_key`] of the state [`box_init`] leaves box type `t` in (its
+/// reset bits clear themselves), or `None` when it writes nothing.
+pub fn run_key_after_init(t: &BoxType) -> Option<u64> {
+    match t.box_ctl {
+        BoxCtl::Freeze { init } => Some((init & BOX_FRZ == 0) as u64),
+        BoxCtl::CounterEnables { .. } => Some(0),
+        BoxCtl::UGlobal | BoxCtl::None => None,
+    }
 }
 
 /// `GL_event_select` bits of a Xeon 7100/7400 counter group.

@@ -1,0 +1,185 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The register accesses of each perf operation (make bench, table 1), in a
+# guest booted by scripts/bench.sh: one event of each box type of the
+# platform goes through open, enable, BENCH_READS reads, disable and close
+# (tests/tools/uncore_ops.c), on the first PMU of each type with its
+# "clockticks" alias (else its first alias).
+#
+# First on the hardware path: the msr:read_msr and msr:write_msr
+# tracepoints record every MSR access with a stack trace, which names the
+# callback it came from (an innermost pmu callback or poll timer of either
+# driver); this module is measured, then the kernel's C driver where it
+# registers the same PMU. Lines: "hw DRIVER PMU STEP OP reads writes".
+#
+# Then, with sim= in MODARGS, the simulation counts what the driver accesses in
+# each step (its access_* figures), and two injections during the hold
+# give one poll tick and, on NHM-EX/WSM-EX, a counter wrap (its PMI and a
+# poll tick). Lines: "sim PMU STEP msr_read=N msr_write=N cfg_read=N
+# cfg_write=N mmio_read=N".
+#
+# scripts/bench.sh boots the guests (with --no-load; this is no make
+# check test).
+. /tests/lib.sh
+
+T=/sys/kernel/tracing
+DEV=/sys/bus/event_source/devices
+DBG=/sys/kernel/debug/rust_uncore
+READS=${BENCH_READS:-100}
+
+# alias_config PMU ALIAS: the attr words "config:config1:config2" of an
+# alias, made with the PMU's format/ files as the perf tool makes them.
+alias_config() {
+	_c0=0 _c1=0 _c2=0
+	for _t in $(tr ',' ' ' <"$DEV/$1/events/$2"); do
+		_n=${_t%%=*}
+		_v=1
+		[ "$_n" = "$_t" ] || _v=$((${_t#*=}))
+		_f=$(cat "$DEV/$1/format/$_n") || return 1
+		_w=${_f%%:*}
+		for _r in $(echo "${_f#*:}" | tr ',' ' '); do
+			_lo=${_r%-*} _hi=${_r#*-}
+			_b=$_lo
+			while [ "$_b" -le "$_hi" ]; do
+				if [ $((_v & 1)) -eq 1 ]; then
+					case $_w in
+					config) _c0=$((_c0 | (1 << _b))) ;;
+					config1) _c1=$((_c1 | (1 << _b))) ;;
+					config2) _c2=$((_c2 | (1 << _b))) ;;
+					esac
+				fi
+				_v=$((_v >> 1))
+				_b=$((_b + 1))
+			done
+		done
+	done
+	printf '0x%x:0x%x:0x%x\n' "$_c0" "$_c1" "$_c2"
+}
+
+# first_alias PMU: "clockticks" if the PMU has it, else its first alias.
+first_alias() {
+	if [ -f "$DEV/$1/events/clockticks" ]; then
+		echo clockticks
+		return
+	fi
+	ls "$DEV/$1/events" 2>/dev/null | grep -v '\.' | head -1
+}
+
+# one_per_type: the first PMU of each uncore box type.
+one_per_type() {
+	for _p in $(ls -d $DEV/uncore_* 2>/dev/null | sort -V); do
+		_p=${_p##*/}
+		echo "${_p%_[0-9]*} $_p"
+	done | awk '!($1 in seen) { seen[$1] = 1; print $2 }'
+}
+
+# summarise DRIVER PMU: one line per (step, op) of the trace, with its MSR
+# reads and writes, attributing each access to the innermost callback on
+# its stack.
+summarise() {
+	awk -v drv="$1" -v pmu="$2" '
+	function flush() {
+		if (kind != "" && step != "" && step != "end") {
+			k = step " " (op == "" ? "other" : op)
+			if (!(k in r)) { order[++n] = k; r[k] = 0; w[k] = 0 }
+			if (kind == "read_msr:") r[k]++; else w[k]++
+		}
+		kind = ""; op = ""
+	}
+	/tracing_mark_write: uncore_ops: / { flush(); step = $NF; next }
+	/ (read_msr|write_msr): / {
+		flush()
+		for (i = 1; i <= NF; i++) if ($i ~ /_msr:$/) kind = $i
+		# MSRs the kernel itself touches (FS base on a task switch) are
+		# no uncore accesses.
+		if ($0 ~ /_msr: c0000100,/) kind = ""
+		next
+	}
+	/^ => / && kind != "" && op == "" {
+		s = $2
+		if (s ~ /9start_one|PmuOps5start|uncore_pmu_event_start/) op = "start"
+		else if (s ~ /8stop_one|PmuOps4stop|uncore_pmu_event_stop/) op = "stop"
+		else if (s ~ /PmuOps10event_init|uncore_pmu_event_init/) op = "event_init"
+		else if (s ~ /PmuOps3add|uncore_pmu_event_add/) op = "add"
+		else if (s ~ /PmuOps3del|uncore_pmu_event_del/) op = "del"
+		else if (s ~ /PmuOps4read|uncore_pmu_event_read/) op = "read"
+		else if (s ~ /PmuOps6enable|uncore_pmu_enable/) op = "pmu_enable"
+		else if (s ~ /PmuOps7disable|uncore_pmu_disable/) op = "pmu_disable"
+		else if (s ~ /TimerHandler4fire|uncore_pmu_hrtimer/) op = "poll"
+		next
+	}
+	END {
+		flush()
+		for (i = 1; i <= n; i++) print "hw", drv, pmu, order[i], r[order[i]], w[order[i]]
+	}' $T/trace
+}
+
+# trace_run DRIVER PMU CONFIG: the traced run of one event.
+trace_run() {
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 1 >$T/options/stacktrace
+	echo 1 >$T/events/msr/read_msr/enable
+	echo 1 >$T/events/msr/write_msr/enable
+	echo 1 >$T/tracing_on
+	_out=$(/tests/uncore_ops "$2" "$3" --reads "$READS" --marker $T/trace_marker 2>&1)
+	echo 0 >$T/tracing_on
+	echo 0 >$T/options/stacktrace
+	echo 0 >$T/events/msr/read_msr/enable
+	echo 0 >$T/events/msr/write_msr/enable
+	case $_out in
+	*ok*) summarise "$1" "$2" ;;
+	*) echo "# $1 $2 $3: $_out" ;;
+	esac
+}
+
+echo "# reads $READS"
+# The hardware path: this module, then the C driver.
+loaded && rmmod rust_uncore
+: >/tmp/chosen
+if insmod /lib/modules/rust_uncore.ko; then
+	for p in $(one_per_type); do
+		a=$(first_alias "$p")
+		[ -n "$a" ] || continue
+		c=$(alias_config "$p" "$a") || continue
+		echo "# $p $a ($c)"
+		echo "$p $c" >>/tmp/chosen
+		trace_run ours "$p" "$c"
+	done
+	rmmod rust_uncore
+else
+	echo "# insmod failed (hardware path)"
+fi
+if insmod /lib/modules/intel-uncore.ko 2>/dev/null; then
+	while read -r p c; do
+		[ -d "$DEV/$p" ] && trace_run c "$p" "$c"
+	done </tmp/chosen
+	rmmod intel_uncore
+else
+	echo "# the C driver does not load here"
+fi
+
+# The simulation (MODARGS): every box type, PCI and MMIO ones included.
+case "$MODARGS" in
+*sim=*) ;;
+*) exit 0 ;;
+esac
+# shellcheck disable=SC2086
+insmod /lib/modules/rust_uncore.ko $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
+big=281474976710000 # 2^48 - 656: the second injection of it wraps a 48-bit counter
+for p in $(one_per_type); do
+	a=$(first_alias "$p")
+	[ -n "$a" ] || { echo "# $p: no alias"; continue; }
+	c=$(alias_config "$p" "$a") || { echo "# $p $a: bad alias"; continue; }
+	# One poll tick (an injection stands for time passing: the collector
+	# polls); then two injections into every counter programmed, the
+	# second wrapping it (its PMI, on NHM-EX/WSM-EX, and a poll tick).
+	out=$(/tests/uncore_ops "$p" "$c" --reads "$READS" --tally $DBG/stats \
+		--inject "pmu=$p programmed=1 count=1" \
+		--inject "pmu=$p programmed=1 count=$big" \
+		--inject "pmu=$p programmed=1 count=$big" 2>&1)
+	echo "# $p $a ($c)"
+	echo "$out" | awk -v pmu="$p" '$1 == "tally" { $1 = "sim " pmu; print } $1 == "FAIL" { print "# " pmu ": " $0 }'
+done
+rmmod rust_uncore
