@@ -95,8 +95,8 @@ header() {
 	echo "machine: $(uname -m), ${cpu:-unknown CPU}, $(nproc) CPUs, $mem, $virt"
 	echo "system: ${os:-unknown}, Linux $(uname -r)"
 	echo "tools: $("$RUSTC" --version), $("$VALGRIND" --version 2>/dev/null || echo "no valgrind")"
-	echo "printed: the timing benchmark, table 3, table 4 (footprint);" \
-		"not yet: tables 1, 2 and table 4 (polling), guest measurements"
+	echo "made by this script: the timing benchmark, tables 1 and 3, table 4 (footprint);" \
+		"not yet: table 2 and table 4 (polling), guest measurements"
 }
 
 # Timing: benches/bench.rs (release build).

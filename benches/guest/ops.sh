@@ -5,7 +5,7 @@
 # guest booted by scripts/bench.sh: one event of each box type of the
 # platform goes through open, enable, BENCH_READS reads, disable and close
 # (tests/tools/uncore_ops.c), on the first PMU of each type with its
-# "clockticks" alias (else its first alias).
+# "clockticks" alias (else its first alias; else a raw event it accepts).
 #
 # First on the hardware path: the msr:read_msr and msr:write_msr
 # tracepoints record every MSR access with a stack trace, which names the
@@ -13,10 +13,10 @@
 # driver); this module is measured, then the kernel's C driver where it
 # registers the same PMU. Lines: "hw DRIVER PMU STEP OP reads writes".
 #
-# Then, with sim= in MODARGS, the simulation counts what the driver accesses in
-# each step (its access_* figures), and two injections during the hold
-# give one poll tick and, on NHM-EX/WSM-EX, a counter wrap (its PMI and a
-# poll tick). Lines: "sim PMU STEP msr_read=N msr_write=N cfg_read=N
+# Then, with sim= in MODARGS, the simulation counts what the driver
+# accesses in each step (its access_* figures); an injection during the
+# hold gives one poll tick, and on NHM-EX/WSM-EX two more give a counter
+# wrap (its PMI and a poll tick). Lines: "sim PMU STEP msr_read=N msr_write=N cfg_read=N
 # cfg_write=N mmio_read=N".
 #
 # scripts/bench.sh boots the guests (with --no-load; this is no make
@@ -63,7 +63,27 @@ first_alias() {
 		echo clockticks
 		return
 	fi
-	ls "$DEV/$1/events" 2>/dev/null | grep -v '\.' | head -1
+	ls "$DEV/$1/events" 2>/dev/null | grep -Ev '\.(scale|unit|per-pkg|snapshot)$' | head -1
+}
+
+# event_config PMU: the attr words of the PMU's first alias (see
+# first_alias), or for a PMU without aliases the first of a few raw
+# configurations that it accepts.
+event_config() {
+	_a=$(first_alias "$1")
+	if [ -n "$_a" ]; then
+		echo "# $1: alias $_a" >&2
+		alias_config "$1" "$_a"
+		return
+	fi
+	for _c in 0x181 0x101 0x1 0x0; do
+		if [ "$(/tests/perf_open "$1" "$_c" --cpu "$(cut -d, -f1 "$DEV/$1/cpumask" | cut -d- -f1)")" = ok ]; then
+			echo "# $1: no alias, raw config $_c" >&2
+			echo "$_c"
+			return
+		fi
+	done
+	return 1
 }
 
 # one_per_type: the first PMU of each uncore box type.
@@ -80,12 +100,13 @@ one_per_type() {
 summarise() {
 	awk -v drv="$1" -v pmu="$2" '
 	function flush() {
+		if (op == "" && guess != "") op = guess
 		if (kind != "" && step != "" && step != "end") {
 			k = step " " (op == "" ? "other" : op)
 			if (!(k in r)) { order[++n] = k; r[k] = 0; w[k] = 0 }
 			if (kind == "read_msr:") r[k]++; else w[k]++
 		}
-		kind = ""; op = ""
+		kind = ""; op = ""; guess = ""
 	}
 	/tracing_mark_write: uncore_ops: / { flush(); step = $NF; next }
 	/ (read_msr|write_msr): / {
@@ -96,8 +117,14 @@ summarise() {
 		if ($0 ~ /_msr: c0000100,/) kind = ""
 		next
 	}
+	# The C driver tail-calls its box operations from pmu_enable,
+	# pmu_disable and read, which leaves those frames off the stack: a box
+	# operation names the callback unless a caller further down does.
 	/^ => / && kind != "" && op == "" {
 		s = $2
+		if (s ~ /_enable_box$/ && guess == "") guess = "pmu_enable"
+		else if (s ~ /_disable_box$/ && guess == "") guess = "pmu_disable"
+		else if (s ~ /^uncore_perf_event_update$/ && guess == "") guess = "read"
 		if (s ~ /9start_one|PmuOps5start|uncore_pmu_event_start/) op = "start"
 		else if (s ~ /8stop_one|PmuOps4stop|uncore_pmu_event_stop/) op = "stop"
 		else if (s ~ /PmuOps10event_init|uncore_pmu_event_init/) op = "event_init"
@@ -107,6 +134,7 @@ summarise() {
 		else if (s ~ /PmuOps6enable|uncore_pmu_enable/) op = "pmu_enable"
 		else if (s ~ /PmuOps7disable|uncore_pmu_disable/) op = "pmu_disable"
 		else if (s ~ /TimerHandler4fire|uncore_pmu_hrtimer/) op = "poll"
+		else if (s ~ /^(ctx_resched|__perf_event_read|event_function|__perf_install_in_context)$/ && guess != "") op = guess
 		next
 	}
 	END {
@@ -140,10 +168,13 @@ loaded && rmmod rust_uncore
 : >/tmp/chosen
 if insmod /lib/modules/rust_uncore.ko; then
 	for p in $(one_per_type); do
-		a=$(first_alias "$p")
-		[ -n "$a" ] || continue
-		c=$(alias_config "$p" "$a") || continue
-		echo "# $p $a ($c)"
+		c=$(event_config "$p" 2>&1) || {
+			echo "# $p: no event to measure"
+			continue
+		}
+		echo "$c" | grep '^#'
+		c=$(echo "$c" | grep -v '^#')
+		echo "# $p ($c)"
 		echo "$p $c" >>/tmp/chosen
 		trace_run ours "$p" "$c"
 	done
@@ -167,19 +198,21 @@ case "$MODARGS" in
 esac
 # shellcheck disable=SC2086
 insmod /lib/modules/rust_uncore.ko $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
-big=281474976710000 # 2^48 - 656: the second injection of it wraps a 48-bit counter
+# On NHM-EX/WSM-EX, two injections of 2^48 - 656 more: the second wraps
+# the (48-bit) counter, raising a PMI.
+wrap=""
+case "$MODARGS" in
+*sim=nhmex* | *sim=wsmex*) wrap=281474976710000 ;;
+esac
 for p in $(one_per_type); do
-	a=$(first_alias "$p")
-	[ -n "$a" ] || { echo "# $p: no alias"; continue; }
-	c=$(alias_config "$p" "$a") || { echo "# $p $a: bad alias"; continue; }
+	c=$(event_config "$p" 2>/dev/null) || { echo "# $p: no event to measure"; continue; }
 	# One poll tick (an injection stands for time passing: the collector
-	# polls); then two injections into every counter programmed, the
-	# second wrapping it (its PMI, on NHM-EX/WSM-EX, and a poll tick).
-	out=$(/tests/uncore_ops "$p" "$c" --reads "$READS" --tally $DBG/stats \
-		--inject "pmu=$p programmed=1 count=1" \
-		--inject "pmu=$p programmed=1 count=$big" \
-		--inject "pmu=$p programmed=1 count=$big" 2>&1)
-	echo "# $p $a ($c)"
+	# polls); then the wrapping ones (a PMI and a poll tick).
+	set -- --inject "pmu=$p programmed=1 count=1"
+	[ -z "$wrap" ] || set -- "$@" --inject "pmu=$p programmed=1 count=$wrap" \
+		--inject "pmu=$p programmed=1 count=$wrap"
+	out=$(/tests/uncore_ops "$p" "$c" --reads "$READS" --tally $DBG/stats "$@" 2>&1)
+	echo "# $p ($c)"
 	echo "$out" | awk -v pmu="$p" '$1 == "tally" { $1 = "sim " pmu; print } $1 == "FAIL" { print "# " pmu ": " $0 }'
 done
 rmmod rust_uncore
