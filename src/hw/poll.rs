@@ -5,21 +5,31 @@
 //! A counter read at least once per wrap period can never wrap twice
 //! unseen, so the modular delta (see `counter`) stays exact. The wrap
 //! period of a `w`-bit counter is `2^w / (clock * max_inc)`, from each box
-//! type's fastest clock and largest per-cycle increment (its [`Rate`]). The
-//! timer runs at half that period, to leave room for a late timer and for
-//! interrupts held off, and at most every [`MAX_INTERVAL_NS`].
+//! type's fastest clock and largest per-cycle increment (its [`Rate`]).
+//!
+//! The timer runs a lateness budget before the wrap: reads stay exact as
+//! long as the timer fires at most [`late_budget_ns`] after its expiry,
+//! an eighth of the wrap period but at least [`MIN_LATE_NS`] (and never
+//! more than half of it). The interval is the wrap period less that budget,
+//! clamped to [[`MIN_INTERVAL_NS`], [`MAX_INTERVAL_NS`]].
 //!
 //! Resulting intervals (4 GHz uncore clock bound): 44-bit counters adding up
-//! to 20 per cycle (SNB-EP C-box counter 0) wrap after 220 s, so the 60 s
-//! cap applies; 48-bit counters adding 64 per cycle (S-box, QPI, HA) wrap
-//! after 1100 s; the Skylake IMC's 32-bit counters at 600 M lines/s wrap
-//! after 7.2 s and are read every 3.6 s; the Xeon 7100/7400 32-bit counters
-//! at 3.5 GHz wrap after 1.2 s and are read every 0.6 s.
+//! to 20 per cycle (SNB-EP C-box counter 0) wrap after 220 s and are read
+//! every 192 s; 48-bit counters adding 64 per cycle (S-box, QPI, HA) wrap
+//! after 1100 s and are read every 962 s; the Skylake IMC's 32-bit counters
+//! at 734 M lines/s wrap after 5.85 s and are read every 5.12 s; the Xeon
+//! 7100/7400 32-bit counters at 3.5 GHz wrap after 1.23 s and are read
+//! every 0.73 s. The Linux driver reads every 60 s, and the client IMC
+//! every 5 s.
 
 use super::desc::{BoxType, Rate};
 
-/// Longest polling interval (the Linux driver's 60 s).
-pub const MAX_INTERVAL_NS: u64 = 60_000_000_000;
+/// Longest polling interval: an hour (a bound on the timer, not on any
+/// counter's safety).
+pub const MAX_INTERVAL_NS: u64 = 3_600_000_000_000;
+/// Smallest lateness budget: a timer late by less than this never loses a
+/// wrap (hard interrupts held off for half a second are a broken system).
+pub const MIN_LATE_NS: u64 = 500_000_000;
 /// Shortest polling interval the driver will use.
 pub const MIN_INTERVAL_NS: u64 = 10_000_000;
 
@@ -36,10 +46,23 @@ pub fn wrap_period_ns(width: u32, rate: Rate) -> u64 {
     }
 }
 
-/// The polling interval of a box type: half the shortest wrap period of its
-/// counters (the fixed counter advances by one per clock), clamped to
+/// How late the timer of a counter that wraps after `wrap_ns` may fire
+/// without losing a wrap: an eighth of the period, at least
+/// [`MIN_LATE_NS`], at most half the period.
+pub fn late_budget_ns(wrap_ns: u64) -> u64 {
+    (wrap_ns / 8).max(MIN_LATE_NS).min(wrap_ns / 2)
+}
+
+/// The polling interval of a box type: its shortest wrap period (the fixed
+/// counter advances by one per clock) less the lateness budget, clamped to
 /// [`MIN_INTERVAL_NS`, `MAX_INTERVAL_NS`].
 pub fn interval_ns(t: &BoxType) -> u64 {
+    let p = shortest_wrap_ns(t);
+    (p - late_budget_ns(p)).clamp(MIN_INTERVAL_NS, MAX_INTERVAL_NS)
+}
+
+/// The shortest wrap period among a box type's counters.
+pub fn shortest_wrap_ns(t: &BoxType) -> u64 {
     let mut p = wrap_period_ns(t.ctr_bits as u32, t.rate);
     if let Some(f) = t.fixed {
         p = p.min(wrap_period_ns(
@@ -50,7 +73,7 @@ pub fn interval_ns(t: &BoxType) -> u64 {
             },
         ));
     }
-    (p / 2).clamp(MIN_INTERVAL_NS, MAX_INTERVAL_NS)
+    p
 }
 
 #[cfg(test)]
@@ -58,17 +81,21 @@ mod tests {
     use super::*;
     use crate::hw::platforms::{self, ALL};
 
+    const S: u64 = 1_000_000_000;
+
     #[test]
     fn intervals_quoted_in_the_docs() {
         let skl = platforms::skl::SKL.box_type("imc").unwrap();
         let w = wrap_period_ns(32, skl.rate);
-        assert!((7_100_000_000..7_200_000_000).contains(&w), "{}", w);
-        assert_eq!(interval_ns(skl), w / 2);
+        assert!((5_800 * S / 1000..5_900 * S / 1000).contains(&w), "{}", w);
+        assert_eq!(interval_ns(skl), w - w / 8);
         let cbox = platforms::snbep::SNBEP.box_type("cbox").unwrap();
-        assert!(wrap_period_ns(44, cbox.rate) > 200_000_000_000);
-        assert_eq!(interval_ns(cbox), MAX_INTERVAL_NS);
+        assert!((219 * S..220 * S).contains(&wrap_period_ns(44, cbox.rate)));
+        assert!((192 * S..193 * S).contains(&interval_ns(cbox)));
         let gbsq = platforms::l3::XEON7100.box_type("gbsq").unwrap();
-        assert!((600_000_000..620_000_000).contains(&interval_ns(gbsq)));
+        let w = shortest_wrap_ns(gbsq);
+        assert_eq!(interval_ns(gbsq), w - MIN_LATE_NS);
+        assert!((720 * S / 1000..740 * S / 1000).contains(&interval_ns(gbsq)));
     }
 
     #[test]
@@ -76,14 +103,53 @@ mod tests {
         for p in ALL {
             for t in p.types {
                 let i = interval_ns(t);
+                let w = wrap_period_ns(t.ctr_bits as u32, t.rate);
+                // The timer may be late by the budget and still read
+                // within one wrap period, and the budget is at least an
+                // eighth of the period, or half a second.
+                let late = w - i;
                 assert!(
-                    2 * i <= wrap_period_ns(t.ctr_bits as u32, t.rate),
+                    late >= late_budget_ns(shortest_wrap_ns(t)),
                     "{}/{}",
                     p.name,
                     t.name
                 );
+                assert!(late >= (w / 8).min(MIN_LATE_NS), "{}/{}", p.name, t.name);
                 assert!(i >= MIN_INTERVAL_NS);
             }
         }
+    }
+
+    /// Every box the Linux driver also polls is polled less often than its
+    /// fixed intervals: 5 s for the Skylake IMC, 60 s for the others.
+    #[test]
+    fn fewer_wakeups_than_the_linux_driver() {
+        for p in ALL {
+            if p.name.starts_with("xeon7") {
+                continue;
+            }
+            for t in p.types {
+                let linux = if p.name == "skl" && t.name == "imc" {
+                    5 * S
+                } else {
+                    60 * S
+                };
+                assert!(
+                    interval_ns(t) > linux,
+                    "{}/{}: {}",
+                    p.name,
+                    t.name,
+                    interval_ns(t)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn late_budget_bounds() {
+        assert_eq!(late_budget_ns(8 * S), S);
+        assert_eq!(late_budget_ns(2 * S), MIN_LATE_NS);
+        assert_eq!(late_budget_ns(S / 2), S / 4);
+        assert_eq!(late_budget_ns(0), 0);
     }
 }
