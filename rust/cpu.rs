@@ -127,6 +127,15 @@ impl CpuId {
         CpuId(unsafe { bindings::ru_this_cpu() })
     }
 
+    /// The logical package (socket) of the CPU this code runs on: one
+    /// call, for the read path's box lookup.
+    pub(crate) fn current_package() -> usize {
+        // SAFETY: Reads this CPU's number and its per-CPU topology data, which exists for
+        // every CPU that runs code.
+        let p = unsafe { bindings::ru_this_package() };
+        usize::try_from(p).unwrap_or(0)
+    }
+
     /// Every possible CPU, in order.
     pub(crate) fn all() -> impl Iterator<Item = CpuId> {
         (0..nr_cpu_ids()).map(CpuId)

@@ -32,6 +32,7 @@ bool ru_boot_cpu_has(unsigned int feature) { return boot_cpu_has(feature); }
 unsigned int ru_this_cpu(void) { return raw_smp_processor_id(); }
 unsigned int ru_nr_cpu_ids(void) { return nr_cpu_ids; }
 int ru_cpu_package(unsigned int cpu) { return topology_logical_package_id(cpu); }
+int ru_this_package(void) { return topology_logical_package_id(raw_smp_processor_id()); }
 int ru_cpu_core_id(unsigned int cpu) { return topology_core_id(cpu); }
 int ru_phys_to_logical_pkg(unsigned int phys) { return topology_phys_to_logical_pkg(phys); }
 unsigned int ru_max_packages(void) { return topology_max_packages(); }

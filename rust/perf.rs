@@ -130,6 +130,13 @@ impl Event {
         count.fetch_add(delta as i64, Ordering::Relaxed);
     }
 
+    /// The word [`NewEvent::set_private`] recorded (0 if none was).
+    pub(crate) fn private(&self) -> usize {
+        // SAFETY: The event is live (type invariant); `pmu_private` is a plain pointer-sized
+        // field that only the event's PMU writes, before the event is installed.
+        unsafe { (*self.raw()).pmu_private }.addr()
+    }
+
     /// The PMU's slot number of the event, as `add` recorded it
     /// (`hw.idx`); `None` before that.
     pub(crate) fn index(&self) -> Option<usize> {
@@ -213,6 +220,15 @@ impl NewEvent {
             (*ev).cpu = cpu.as_u32() as c_int;
             (*ev).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as c_int;
         }
+    }
+
+    /// Records a word of the PMU's own for the event (`pmu_private`), which
+    /// [`Event::private`] gives back in every later callback.
+    pub(crate) fn set_private(&mut self, v: usize) {
+        let ev = self.raw();
+        // SAFETY: The event is live and, during `event_init`, not yet installed anywhere, so
+        // `&mut self` is its only user; perf leaves `pmu_private` to the event's PMU.
+        unsafe { (*ev).pmu_private = core::ptr::without_provenance_mut(v) };
     }
 
     /// Calls `f` for the other members of the event's group that belong

@@ -164,7 +164,7 @@ trace_run() {
 
 echo "# reads $READS"
 # The hardware path: this module, then the C driver.
-loaded && rmmod rust_uncore
+grep -q "^rust_uncore " /proc/modules && rmmod rust_uncore
 : >/tmp/chosen
 if insmod /lib/modules/rust_uncore.ko; then
 	for p in $(one_per_type); do

@@ -22,7 +22,7 @@ use super::Ctx;
 use crate::hw::counter::read_split;
 use crate::hw::desc::BoxType;
 use crate::hw::model::{self, Model, FIXED, MAX_BOXES, MAX_CTRS};
-use crate::hw::program::{self, Addr, Ctr, Op, Ops};
+use crate::hw::program::{self, Addr, CounterReg, Ctr, Op, Ops};
 use crate::sys::sync::IrqLock;
 use crate::sys::{cpu, msr, rcu};
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -229,10 +229,19 @@ impl Ctx {
     }
 
     /// Reads counter `c` of box `i` of type `t` on package `pkg` (on a CPU
-    /// of that package), masked to its width and corrected for the part's
-    /// read errata (`program::read_value`). Lock-free and NMI-safe.
-    pub(crate) fn read_counter(&self, pkg: usize, t: &BoxType, i: usize, c: Ctr) -> Result<u64> {
-        let r = program::counter_reg(t, i, c);
+    /// of that package), at its register `r` (`program::counter_reg(t, i,
+    /// c)`, resolved once per box: `program::CounterRegs`), masked to its
+    /// width and corrected for the part's read errata
+    /// (`program::read_value`). Lock-free and NMI-safe.
+    #[inline(always)]
+    pub(crate) fn read_counter(
+        &self,
+        pkg: usize,
+        t: &BoxType,
+        i: usize,
+        c: Ctr,
+        r: CounterReg,
+    ) -> Result<u64> {
         let mask = crate::hw::bits::low_mask(r.width);
         let v = match &self.backend {
             Backend::Sim(sim) => {

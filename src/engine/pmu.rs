@@ -24,7 +24,7 @@ use crate::hw::encode::{encode, Attr, Encoded, Kind};
 use crate::hw::live;
 use crate::hw::pci::Role;
 use crate::hw::poll;
-use crate::hw::program::{self, Ctr};
+use crate::hw::program::{self, CounterRegs, Ctr};
 use crate::hw::sched::{self, Want, MAX_EVENTS};
 use crate::hw::shared::{Choice, Shared};
 use crate::sys::cpu::CpuId;
@@ -95,6 +95,8 @@ pub(crate) struct BoxState {
     ty: &'static BoxType,
     index: usize,
     pkg: usize,
+    /// Where each counter of the box is (the read path's lookup).
+    regs: CounterRegs,
     /// Each slot's owner, counter and progress, lock-free.
     live: [live::Slot; MAX_SLOTS],
     /// Each slot's event, for the timer and the PMI.
@@ -112,12 +114,14 @@ impl BoxState {
             disabled: false,
             applied: None,
         };
+        let regs = CounterRegs::new(ty, index);
         Arc::pin_init(
             pin_init!(BoxState {
                 ctx,
                 ty,
                 index,
                 pkg,
+                regs,
                 live: core::array::from_fn(|_| live::Slot::new()),
                 events <- EventSlots::new(),
                 inner <- new_irq_lock!(inner, "rust_uncore:box"),
@@ -127,19 +131,23 @@ impl BoxState {
     }
 
     /// The width of counter `code` (a [`Ctr::code`]).
+    #[inline]
     fn width(&self, code: u8) -> u32 {
-        program::counter_reg(self.ty, self.index, Ctr::from_code(code)).width
+        self.regs.get(code).width
     }
 
     /// Reads counter `code`, lock-free.
+    #[inline(always)]
     fn read(&self, code: u8) -> Option<u64> {
+        let c = Ctr::from_code(code);
         self.ctx
-            .read_counter(self.pkg, self.ty, self.index, Ctr::from_code(code))
+            .read_counter(self.pkg, self.ty, self.index, c, self.regs.get(code))
             .ok()
     }
 
     /// Observes slot `k` for `owner`: the increase since the last
     /// observation, if any.
+    #[inline(always)]
     fn observe(&self, k: usize, owner: usize) -> Option<u64> {
         self.live
             .get(k)?
@@ -435,7 +443,7 @@ impl UncorePmu {
 
     /// The box of the package of the CPU this runs on.
     fn current_box(&self) -> Option<&Arc<BoxState>> {
-        self.boxes.get(CpuId::current().package())
+        self.boxes.get(CpuId::current_package())
     }
 
     fn attr(ev: &Event) -> Attr {
@@ -554,6 +562,9 @@ impl PmuOps for UncorePmu {
         }
         self.validate_group(ev, enc)?;
         ev.set_cpu(collector);
+        // The event's box, for `read`: the event only ever moves between
+        // CPUs of this package.
+        ev.set_private(pkg);
         Ok(())
     }
 
@@ -719,8 +730,9 @@ impl PmuOps for UncorePmu {
     }
 
     fn read(&self, ev: &Event) {
-        // Lock-free: perf may call this in NMI context.
-        let Some(b) = self.current_box() else { return };
+        // Lock-free: perf may call this in NMI context, on any CPU of the
+        // event's package (the package event_init recorded).
+        let Some(b) = self.boxes.get(ev.private()) else { return };
         let Some(k) = ev.index() else { return };
         if let Some(d) = b.observe(k, ev.id().as_usize()) {
             ev.add_count(d);

@@ -174,6 +174,7 @@ impl Slot {
     /// width of a counter, `read` reads it. Returns the increase since the
     /// last observation, or `None` (not `owner`'s, not counting, or the
     /// read failed).
+    #[inline]
     pub fn observe(
         &self,
         owner: usize,

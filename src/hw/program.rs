@@ -117,6 +117,71 @@ pub struct CounterReg {
     pub split: bool,
 }
 
+/// What `counter_reg` gives for a combination the encoder never produces.
+const UNUSED_REG: CounterReg = CounterReg {
+    addr: Addr::Msr(0),
+    width: 64,
+    split: false,
+};
+
+/// The counter registers of one box, resolved once (`counter_reg` walks
+/// the box type's tables): the read path looks a counter up by its
+/// [`Ctr::code`] without recomputing where it is.
+#[derive(Clone, Copy, Debug)]
+pub struct CounterRegs {
+    t: &'static BoxType,
+    i: usize,
+    regs: [CounterReg; CounterRegs::LEN],
+}
+
+impl CounterRegs {
+    /// General counters held (the most any box type has is eight).
+    const GENERAL: usize = 8;
+    /// Free-running counters held.
+    const FREE: usize = 7;
+    const LEN: usize = Self::GENERAL + 1 + Self::FREE;
+
+    /// The table of box `i` of type `t`: the counters the type has (an
+    /// entry past them holds `counter_reg`'s value for a combination the
+    /// encoder never produces).
+    pub fn new(t: &'static BoxType, i: usize) -> Self {
+        let n = t.num_counters as usize;
+        let regs = core::array::from_fn(|k| {
+            let c = match k {
+                _ if k < Self::GENERAL && k < n => Ctr::General(k as u8),
+                _ if k == Self::GENERAL => Ctr::Fixed,
+                _ if k > Self::GENERAL && k - Self::GENERAL - 1 < n => {
+                    Ctr::Free((k - Self::GENERAL - 1) as u8)
+                }
+                // No such counter: not one the encoder programs.
+                _ => Ctr::General(u8::MAX),
+            };
+            match c {
+                Ctr::General(u8::MAX) => UNUSED_REG,
+                _ => counter_reg(t, i, c),
+            }
+        });
+        CounterRegs { t, i, regs }
+    }
+
+    /// The register of counter `code` (a [`Ctr::code`]) of the box: the
+    /// same as `counter_reg(t, i, Ctr::from_code(code))` for every counter
+    /// the box type has.
+    #[inline]
+    pub fn get(&self, code: u8) -> CounterReg {
+        let k = match Ctr::from_code(code) {
+            Ctr::General(j) if (j as usize) < Self::GENERAL => j as usize,
+            Ctr::Fixed => Self::GENERAL,
+            Ctr::Free(j) if (j as usize) < Self::FREE => Self::GENERAL + 1 + j as usize,
+            c => return counter_reg(self.t, self.i, c),
+        };
+        self.regs
+            .get(k)
+            .copied()
+            .unwrap_or_else(|| counter_reg(self.t, self.i, Ctr::from_code(code)))
+    }
+}
+
 /// `frz` of an SNB-EP/IVB-EP box control.
 pub const BOX_FRZ: u64 = 1 << 8;
 /// `frz_en` of an SNB-EP box control.
@@ -384,11 +449,7 @@ pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
             split: false,
         },
         // Combinations the encoder never produces.
-        _ => CounterReg {
-            addr: Addr::Msr(0),
-            width: 64,
-            split: false,
-        },
+        _ => UNUSED_REG,
     }
 }
 

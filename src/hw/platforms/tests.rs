@@ -247,3 +247,39 @@ fn run_key_equal_means_box_run_equal() {
         }
     }
 }
+
+/// A box's resolved counter table gives every counter's register as
+/// `counter_reg` does.
+#[test]
+fn counter_regs_match_counter_reg() {
+    use crate::hw::program::{counter_reg, CounterRegs, Ctr};
+    for p in ALL {
+        for t in p.types {
+            for i in 0..t.num_boxes as usize {
+                let regs = CounterRegs::new(t, i);
+                let n = t.num_counters;
+                let codes = (0..n)
+                    .map(|j| Ctr::General(j).code())
+                    .chain((0..n).map(|j| Ctr::Free(j).code()))
+                    .chain(core::iter::once(Ctr::Fixed.code()));
+                for code in codes {
+                    let c = Ctr::from_code(code);
+                    if matches!(c, Ctr::Free(_)) != matches!(t.special, Special::FreeRunning)
+                        || (matches!(c, Ctr::Fixed) && t.fixed.is_none())
+                    {
+                        continue;
+                    }
+                    assert_eq!(
+                        regs.get(code),
+                        counter_reg(t, i, c),
+                        "{}/{} {} {:?}",
+                        p.name,
+                        t.name,
+                        i,
+                        c
+                    );
+                }
+            }
+        }
+    }
+}
