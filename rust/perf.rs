@@ -130,11 +130,18 @@ impl Event {
         count.fetch_add(delta as i64, Ordering::Relaxed);
     }
 
-    /// The word [`NewEvent::set_private`] recorded (0 if none was).
-    pub(crate) fn private(&self) -> usize {
-        // SAFETY: The event is live (type invariant); `pmu_private` is a plain pointer-sized
-        // field that only the event's PMU writes, before the event is installed.
-        unsafe { (*self.raw()).pmu_private }.addr()
+    /// The word [`NewEvent::set_word`] recorded (0 if none was).
+    pub(crate) fn word(&self) -> usize {
+        // SAFETY: The event is live (type invariant); `hw.event_base` is an `unsigned long` of
+        // the union's hardware view, which only the event's PMU uses and which it writes before
+        // the event is installed.
+        unsafe {
+            (*self.raw())
+                .hw
+                .__bindgen_anon_1
+                .__bindgen_anon_1
+                .event_base as usize
+        }
     }
 
     /// The PMU's slot number of the event, as `add` recorded it
@@ -222,13 +229,14 @@ impl NewEvent {
         }
     }
 
-    /// Records a word of the PMU's own for the event (`pmu_private`), which
-    /// [`Event::private`] gives back in every later callback.
-    pub(crate) fn set_private(&mut self, v: usize) {
+    /// Records a word of the PMU's own for the event (`hw.event_base`;
+    /// `pmu_private` holds the event's slot), which [`Event::word`] gives
+    /// back in every later callback.
+    pub(crate) fn set_word(&mut self, v: usize) {
         let ev = self.raw();
         // SAFETY: The event is live and, during `event_init`, not yet installed anywhere, so
-        // `&mut self` is its only user; perf leaves `pmu_private` to the event's PMU.
-        unsafe { (*ev).pmu_private = core::ptr::without_provenance_mut(v) };
+        // `&mut self` is its only user; perf leaves the union's hardware view to the PMU.
+        unsafe { (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.event_base = v as _ };
     }
 
     /// Calls `f` for the other members of the event's group that belong

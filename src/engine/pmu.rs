@@ -564,7 +564,7 @@ impl PmuOps for UncorePmu {
         ev.set_cpu(collector);
         // The event's box, for `read`: the event only ever moves between
         // CPUs of this package.
-        ev.set_private(pkg);
+        ev.set_word(pkg);
         Ok(())
     }
 
@@ -732,7 +732,9 @@ impl PmuOps for UncorePmu {
     fn read(&self, ev: &Event) {
         // Lock-free: perf may call this in NMI context, on any CPU of the
         // event's package (the package event_init recorded).
-        let Some(b) = self.boxes.get(ev.private()) else { return };
+        let Some(b) = self.boxes.get(ev.word()) else {
+            return;
+        };
         let Some(k) = ev.index() else { return };
         if let Some(d) = b.observe(k, ev.id().as_usize()) {
             ev.add_count(d);
