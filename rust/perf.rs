@@ -140,7 +140,7 @@ impl Event {
                 .hw
                 .__bindgen_anon_1
                 .__bindgen_anon_1
-                .event_base as usize
+                .event_base
         }
     }
 
@@ -236,7 +236,7 @@ impl NewEvent {
         let ev = self.raw();
         // SAFETY: The event is live and, during `event_init`, not yet installed anywhere, so
         // `&mut self` is its only user; perf leaves the union's hardware view to the PMU.
-        unsafe { (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.event_base = v as _ };
+        unsafe { (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.event_base = v };
     }
 
     /// Calls `f` for the other members of the event's group that belong
