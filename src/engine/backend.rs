@@ -232,9 +232,29 @@ impl Ctx {
     /// of that package), at its register `r` (`program::counter_reg(t, i,
     /// c)`, resolved once per box: `program::CounterRegs`), masked to its
     /// width and corrected for the part's read errata
-    /// (`program::read_value`). Lock-free and NMI-safe.
+    /// (`program::read_value`). Lock-free and NMI-safe. An MSR on the
+    /// hardware path is read inline; the other cases in
+    /// [`Ctx::read_counter_other`].
     #[inline(always)]
     pub(crate) fn read_counter(
+        &self,
+        pkg: usize,
+        t: &BoxType,
+        i: usize,
+        c: Ctr,
+        r: CounterReg,
+    ) -> Result<u64> {
+        if let (Backend::Hw, Addr::Msr(a)) = (&self.backend, r.addr) {
+            let v = msr::read(a)? & crate::hw::bits::low_mask(r.width);
+            return Ok(program::read_value(t, c, v));
+        }
+        self.read_counter_other(pkg, t, i, c, r)
+    }
+
+    /// [`Ctx::read_counter`] for the simulation and for configuration
+    /// space and MMIO.
+    #[inline(never)]
+    fn read_counter_other(
         &self,
         pkg: usize,
         t: &BoxType,

@@ -140,6 +140,7 @@ impl Slot {
     }
 
     /// The owner.
+    #[inline]
     pub fn owner(&self) -> usize {
         self.owner.load(Ordering::Acquire)
     }
@@ -155,6 +156,7 @@ impl Slot {
     }
 
     /// The counter code.
+    #[inline]
     pub fn ctr(&self) -> u8 {
         self.ctr.load(Ordering::Acquire)
     }
@@ -174,7 +176,7 @@ impl Slot {
     /// width of a counter, `read` reads it. Returns the increase since the
     /// last observation, or `None` (not `owner`'s, not counting, or the
     /// read failed).
-    #[inline]
+    #[inline(always)]
     pub fn observe(
         &self,
         owner: usize,
