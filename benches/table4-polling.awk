@@ -17,7 +17,7 @@ END {
 	for (i = 1; i <= n; i++) {
 		t = order[i]
 		o = iv["ours", t]
-		line = sprintf("%-9s %-15s %10.2f %9.1f", plat, t via[t], o, 3600 / o)
+		line = sprintf("%-9s %-20s %10.2f %9.1f", plat, t via[t], o, 3600 / o)
 		if (("c", t) in iv) {
 			c = iv["c", t]
 			line = line sprintf(" %10.2f %9.1f %7.2f", c, 3600 / c, (3600 / o) / (3600 / c))

@@ -356,7 +356,7 @@ table_4_polling() {
 	echo "Table 4 (polling). The poll timer's interval with one event counting (timer:hrtimer_start"
 	echo "         in the guest, nodebug kernel: expiry less the time it was set) and the wakeups per"
 	echo "         hour of one active box that follow; hardware path, or sim= for box types QEMU lacks"
-	printf '%-9s %-15s %10s %9s %10s %9s %7s\n' platform box ours-s ours-/h C-s C-/h ours/C
+	printf '%-9s %-20s %10s %9s %10s %9s %7s\n' platform box ours-s ours-/h C-s C-/h ours/C
 	for line in "${GUEST_PLATFORMS[@]}"; do
 		IFS='|' read -r name _ <<<"$line"
 		awk -v plat="$name" -f "$here/../benches/table4-polling.awk" "$tmp/lat.nodebug.$name"
