@@ -127,8 +127,8 @@ impl CpuId {
         CpuId(unsafe { bindings::ru_this_cpu() })
     }
 
-    /// The logical package (socket) of the CPU this code runs on: one
-    /// call, for the read path's box lookup.
+    /// The logical package (socket) of the CPU this code runs on, in one
+    /// call.
     pub(crate) fn current_package() -> usize {
         // SAFETY: Reads this CPU's number and its per-CPU topology data, which exists for
         // every CPU that runs code.

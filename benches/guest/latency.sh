@@ -27,7 +27,6 @@
 . /tests/lib.sh
 
 T=/sys/kernel/tracing
-DEV=/sys/bus/event_source/devices
 ROUNDS=${BENCH_ROUNDS:-20}
 READS=${BENCH_READS:-1000}
 HOLD_MS=${BENCH_HOLD_MS:-2000}
@@ -35,8 +34,8 @@ PMU=uncore_cbox_0
 OURS=/lib/modules/rust_uncore.ko
 C_KO=/lib/modules/intel-uncore.ko
 
-# load DRIVER [ARGS...]: loads it; unload DRIVER: unloads it.
-load() {
+# load_driver DRIVER [ARGS...]: loads it; unload_driver DRIVER: unloads it.
+load_driver() {
 	_d=$1
 	shift
 	case $_d in
@@ -44,7 +43,7 @@ load() {
 	c) insmod $C_KO ;;
 	esac
 }
-unload() {
+unload_driver() {
 	case $1 in
 	ours) rmmod rust_uncore ;;
 	c) rmmod intel_uncore ;;
@@ -67,31 +66,23 @@ first_cpu() {
 	cut -d, -f1 "$DEV/$1/cpumask" | cut -d- -f1
 }
 
-# one_per_type: the first PMU of each uncore box type.
-one_per_type() {
-	for _p in $(ls -d $DEV/uncore_* 2>/dev/null | sort -V); do
-		_p=${_p##*/}
-		echo "${_p%_[0-9]*} $_p"
-	done | awk '!($1 in seen) { seen[$1] = 1; print $2 }'
-}
-
 grep -q "^rust_uncore " /proc/modules && rmmod rust_uncore
 drivers=ours
-if load c 2>/dev/null; then
+if load_driver c 2>/dev/null; then
 	[ -d $DEV/$PMU ] && drivers="ours c"
-	unload c
+	unload_driver c
 fi
 echo "# drivers: $drivers"
 
 # The event: a raw configuration both drivers accept.
 cfg=""
-if load ours; then
+if load_driver ours; then
 	cfg=$(raw_config $PMU) || cfg=""
-	unload ours
+	unload_driver ours
 fi
-if [ -n "$cfg" ] && [ "$drivers" = "ours c" ] && load c; then
+if [ -n "$cfg" ] && [ "$drivers" = "ours c" ] && load_driver c; then
 	[ "$(/tests/perf_open $PMU "$cfg" --cpu "$(first_cpu $PMU)")" = ok ] || drivers=ours
-	unload c
+	unload_driver c
 fi
 echo "# $PMU config ${cfg:-none}"
 
@@ -113,7 +104,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 			/tests/uncore_ops $PMU "$cfg" --cpu "$(first_cpu $PMU)" --reads "$READS" --time |
 				awk -v d="$d" -v r="$r" '$1 == "read_ns" { print "lat", d, r, $2, $3, $4 }'
 		fi
-		unload "$d"
+		unload_driver "$d"
 	done
 	r=$((r + 1))
 done
@@ -156,13 +147,13 @@ poll_run() {
 # Polling, on the hardware path.
 : >/tmp/measured
 for d in $drivers; do
-	load "$d" || continue
+	load_driver "$d" || continue
 	for p in $(one_per_type); do
 		c=$(raw_config "$p") || { echo "# $d $p: no raw event it accepts"; continue; }
 		poll_run "$d" "$p" "$c"
 		echo "${p%_[0-9]*}" >>/tmp/measured
 	done
-	unload "$d"
+	unload_driver "$d"
 done
 
 # Polling under sim= for the box types the hardware path lacks.
@@ -171,10 +162,10 @@ case "$MODARGS" in
 *) exit 0 ;;
 esac
 # shellcheck disable=SC2086
-load ours $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
+load_driver ours $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
 for p in $(one_per_type); do
 	grep -qx "${p%_[0-9]*}" /tmp/measured && continue
 	c=$(raw_config "$p") || { echo "# sim $p: no raw event it accepts"; continue; }
 	poll_run sim "$p" "$c"
 done
-unload ours
+unload_driver ours

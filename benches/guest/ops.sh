@@ -24,7 +24,6 @@
 . /tests/lib.sh
 
 T=/sys/kernel/tracing
-DEV=/sys/bus/event_source/devices
 DBG=/sys/kernel/debug/rust_uncore
 READS=${BENCH_READS:-100}
 
@@ -84,14 +83,6 @@ event_config() {
 		fi
 	done
 	return 1
-}
-
-# one_per_type: the first PMU of each uncore box type.
-one_per_type() {
-	for _p in $(ls -d $DEV/uncore_* 2>/dev/null | sort -V); do
-		_p=${_p##*/}
-		echo "${_p%_[0-9]*} $_p"
-	done | awk '!($1 in seen) { seen[$1] = 1; print $2 }'
 }
 
 # summarise DRIVER PMU: one line per (step, op) of the trace, with its MSR

@@ -129,8 +129,6 @@ const UNUSED_REG: CounterReg = CounterReg {
 /// [`Ctr::code`] without recomputing where it is.
 #[derive(Clone, Copy, Debug)]
 pub struct CounterRegs {
-    t: &'static BoxType,
-    i: usize,
     regs: [CounterReg; CounterRegs::LEN],
 }
 
@@ -141,27 +139,32 @@ impl CounterRegs {
     const FREE: usize = 7;
     const LEN: usize = Self::GENERAL + 1 + Self::FREE;
 
-    /// The table of box `i` of type `t`: the counters the type has (an
-    /// entry past them holds `counter_reg`'s value for a combination the
-    /// encoder never produces).
+    /// Where counter `c` sits in the table, if it has a place.
+    fn slot(c: Ctr) -> Option<usize> {
+        match c {
+            Ctr::General(j) if (j as usize) < Self::GENERAL => Some(j as usize),
+            Ctr::Fixed => Some(Self::GENERAL),
+            Ctr::Free(j) if (j as usize) < Self::FREE => Some(Self::GENERAL + 1 + j as usize),
+            _ => None,
+        }
+    }
+
+    /// The table of box `i` of type `t`: every counter the type has; the
+    /// other entries hold what `counter_reg` gives for a combination the
+    /// encoder never produces.
     pub fn new(t: &'static BoxType, i: usize) -> Self {
-        let n = t.num_counters as usize;
-        let regs = core::array::from_fn(|k| {
-            let c = match k {
-                _ if k < Self::GENERAL && k < n => Ctr::General(k as u8),
-                _ if k == Self::GENERAL => Ctr::Fixed,
-                _ if k > Self::GENERAL && k - Self::GENERAL - 1 < n => {
-                    Ctr::Free((k - Self::GENERAL - 1) as u8)
-                }
-                // No such counter: not one the encoder programs.
-                _ => Ctr::General(u8::MAX),
-            };
-            match c {
-                Ctr::General(u8::MAX) => UNUSED_REG,
-                _ => counter_reg(t, i, c),
+        let n = t.num_counters;
+        let mut regs = [UNUSED_REG; Self::LEN];
+        let counters = (0..n)
+            .map(Ctr::General)
+            .chain((0..n).map(Ctr::Free))
+            .chain(core::iter::once(Ctr::Fixed));
+        for c in counters {
+            if let Some(k) = Self::slot(c) {
+                regs[k] = counter_reg(t, i, c);
             }
-        });
-        CounterRegs { t, i, regs }
+        }
+        CounterRegs { regs }
     }
 
     /// The register of counter `code` (a [`Ctr::code`]) of the box: the
@@ -169,16 +172,9 @@ impl CounterRegs {
     /// the box type has.
     #[inline]
     pub fn get(&self, code: u8) -> CounterReg {
-        let k = match Ctr::from_code(code) {
-            Ctr::General(j) if (j as usize) < Self::GENERAL => j as usize,
-            Ctr::Fixed => Self::GENERAL,
-            Ctr::Free(j) if (j as usize) < Self::FREE => Self::GENERAL + 1 + j as usize,
-            c => return counter_reg(self.t, self.i, c),
-        };
-        self.regs
-            .get(k)
-            .copied()
-            .unwrap_or_else(|| counter_reg(self.t, self.i, Ctr::from_code(code)))
+        Self::slot(Ctr::from_code(code))
+            .and_then(|k| self.regs.get(k).copied())
+            .unwrap_or(UNUSED_REG)
     }
 }
 

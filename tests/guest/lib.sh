@@ -91,6 +91,14 @@ pmus() {
 	ls "$DEV" | grep '^uncore_' | sort | tr '\n' ' ' | sed 's/ $//'
 }
 
+# one_per_type: the first PMU of each uncore box type, one per line.
+one_per_type() {
+	for _p in $(ls -d $DEV/uncore_* 2>/dev/null | sort -V); do
+		_p=${_p##*/}
+		echo "${_p%_[0-9]*} $_p"
+	done | awk '!($1 in seen) { seen[$1] = 1; print $2 }'
+}
+
 # sockets: the number of packages.
 sockets() {
 	cat /sys/devices/system/cpu/cpu*/topology/physical_package_id | sort -u | wc -l
