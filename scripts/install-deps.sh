@@ -33,7 +33,8 @@ esac
 pkgs=(linux-source-6.12 rustc-web cargo-web rust-web-src rust-web-clippy rustfmt-web
       clang-19 llvm-19 lld-19 libclang-19-dev
       busybox-static qemu-system-x86 linux-perf valgrind python3-docutils
-      flex bison bc libelf-dev libssl-dev cpio xz-utils make kmod python3 gcc)
+      flex bison bc libelf-dev libssl-dev cpio xz-utils make kmod python3 gcc
+      debootstrap)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -53,6 +54,41 @@ as_root() {
 }
 apt_update() { as_root apt-get update -q || { sleep 5; as_root apt-get update -q; }; }
 
+# QEMU's packages must be of one version: a machine that already has one of
+# them (qemu-utils, say) from bookworm-backports gets the system emulator of
+# that same version from bookworm-backports (with its dependencies from
+# there), instead of Debian 12's, whose install would remove the machine's
+# package.
+qemu_have=$(dpkg-query -W -f='${Status} ${Version}\n' qemu-utils qemu-system-common 2>/dev/null |
+	sed -n 's/^install ok installed //p' | head -1)
+backports_list=/etc/apt/sources.list.d/rust-uncore-bookworm-backports.list
+apt_target=()
+case "$qemu_have" in
+*bpo12*)
+	for i in "${!missing[@]}"; do
+		[ "${missing[$i]}" = qemu-system-x86 ] || continue
+		missing[$i]="qemu-system-x86=$qemu_have"
+		apt_target=(-t bookworm-backports)
+		if ! grep -qrs '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+			echo "install-deps: the machine's QEMU is $qemu_have (bookworm-backports): enabling bookworm-backports in $backports_list for qemu-system-x86 of that version"
+			echo "deb http://deb.debian.org/debian bookworm-backports main" | as_root tee "$backports_list" >/dev/null
+		fi
+	done ;;
+esac
+# apt_install PKG...: installs, unless that would remove a package the
+# machine has (then it names them and fails). The QEMU emulator comes from
+# the release of the machine's own QEMU (apt_target).
+apt_install() {
+	local target=() removed
+	case "$*" in *qemu-system-x86=*) target=("${apt_target[@]}") ;; esac
+	removed=$(apt-get install -s -q --no-install-recommends "${target[@]}" "$@" 2>/dev/null | sed -n 's/^Remv \([^ ]*\).*/\1/p')
+	if [ -n "$removed" ]; then
+		echo "install-deps: installing $* would remove $(echo $removed): not installing; install them by hand in versions that fit" >&2
+		exit 1
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${target[@]}" "$@"
+}
+
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
 		echo "install-deps: missing packages: ${missing[*]}" >&2
@@ -61,9 +97,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	echo "install-deps: installing ${missing[*]}"
 	apt_update
-	# An install can fail once when another apt run holds the archive; retry once.
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-		{ sleep 10; as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"; }
+	# QEMU apart: it may come from another release. An install can fail
+	# once when another apt run holds the archive; retry once.
+	qemu=() rest=()
+	for p in "${missing[@]}"; do
+		case "$p" in qemu-system-x86*) qemu+=("$p") ;; *) rest+=("$p") ;; esac
+	done
+	[ ${#rest[@]} -eq 0 ] || apt_install "${rest[@]}" || { sleep 10; apt_install "${rest[@]}"; }
+	[ ${#qemu[@]} -eq 0 ] || apt_install "${qemu[@]}" || { sleep 10; apt_install "${qemu[@]}"; }
 fi
 for tool in "$RUSTC" "$CARGO" "$CARGO_CLIPPY" "$RUSTFMT"; do
 	[ -x "$tool" ] || { echo "install-deps: $tool is missing after the install" >&2; exit 1; }
