@@ -8,6 +8,10 @@
 
 #![allow(
     clippy::all,
+    clippy::as_underscore,
+    clippy::cast_lossless,
+    clippy::ptr_as_ptr,
+    clippy::ref_as_ptr,
     clippy::undocumented_unsafe_blocks,
     dead_code,
     improper_ctypes,
@@ -24,8 +28,14 @@
 use kernel::ffi;
 
 // Types the kernel crate already has, blocklisted in the generated file so
-// that values cross between the two unconverted.
-pub(crate) use kernel::bindings::{lock_class_key, module};
+// that values cross between the two unconverted. `hrtimer_restart` also
+// keeps the kernel's CFI encoding, where it has one: a timer function's
+// type must be the kernel's.
+pub(crate) use kernel::bindings::{hrtimer_restart, lock_class_key, module};
+
+// Where the kernel's bindgen parameters derive `MaybeZeroable`.
+#[cfg(ru_bindgen_maybe_zeroable)]
+use pin_init::MaybeZeroable;
 
 // The kernel's bindgen parameters map these to Rust's own sizes.
 type __kernel_size_t = usize;

@@ -83,8 +83,14 @@ pub(crate) fn run_on(cpu: CpuId, f: &(dyn Fn() + Sync)) -> Result {
     // SAFETY: `call` matches `smp_call_func_t`; with `wait` set the call returns after `call`
     // has run, while `f` (and `info`, which points to it) is alive. CPU numbers below
     // `nr_cpu_ids` fit an `int`.
-    let r =
-        unsafe { bindings::smp_call_function_single(cpu.as_u32() as c_int, Some(call), info, 1) };
+    let r = unsafe {
+        bindings::smp_call_function_single(
+            cpu.as_u32() as c_int,
+            Some(call),
+            info,
+            super::compat::SMP_CALL_WAIT,
+        )
+    };
     to_result(r)
 }
 

@@ -11,7 +11,6 @@ use super::cpu::CpuId;
 use core::marker::PhantomData;
 use kernel::error::{from_result, Result};
 use kernel::ffi::{c_int, c_uint};
-use kernel::init::PinInit;
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::Arc;
@@ -34,7 +33,7 @@ impl<T: HotplugOps> Adapter<T> {
     /// `node` must be the `node` of a live [`Registration<T>`].
     unsafe fn ops<'a>(node: *mut bindings::hlist_node) -> &'a T {
         // SAFETY: By the function's requirement; the registration outlives its instance.
-        unsafe { &(*kernel::container_of!(node, Registration<T>, node)).ops }
+        unsafe { &(*super::compat::container_of!(node, Registration<T>, node)).ops }
     }
 
     /// # Safety
@@ -90,7 +89,7 @@ impl<T: HotplugOps> Registration<T> {
         // SAFETY: On success every field is initialised and the instance added at its final,
         // pinned address; on failure the state is removed again and nothing stays initialised.
         unsafe {
-            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+            super::compat::pin_init_from_closure(move |slot: *mut Self| {
                 let state = bindings::ru_cpuhp_setup_state_multi(
                     name.as_char_ptr(),
                     Some(Adapter::<T>::online_callback),
@@ -101,7 +100,7 @@ impl<T: HotplugOps> Registration<T> {
                 }
                 core::ptr::addr_of_mut!((*slot).ops).write(ops);
                 core::ptr::addr_of_mut!((*slot).state).write(state);
-                let node = Opaque::raw_get(core::ptr::addr_of!((*slot).node));
+                let node = super::compat::opaque_raw(core::ptr::addr_of!((*slot).node));
                 let r = bindings::__cpuhp_state_add_instance(
                     state as bindings::cpuhp_state,
                     node,

@@ -2,7 +2,7 @@
 
 //! A set of CPUs that may change while it is shown in sysfs: one atomic bit
 //! per possible CPU, laid out like a `struct cpumask` so that the kernel's
-//! bitmap printer can show it.
+//! bitmap printer (`%*pbl`) can show it.
 //!
 //! C header: [`include/linux/cpumask.h`](srctree/include/linux/cpumask.h)
 
@@ -67,11 +67,11 @@ impl CpuMask {
         // update shows the set before or after it, as for the kernel's own cpumasks. The
         // caller provides the page.
         unsafe {
-            bindings::bitmap_print_to_pagebuf(
-                true,
+            bindings::sysfs_emit(
                 buf,
-                self.words.as_ptr().cast(),
+                kernel::c_str!("%*pbl\n").as_char_ptr(),
                 cpu::nr_cpu_ids() as c_int,
+                self.words.as_ptr(),
             ) as isize
         }
     }

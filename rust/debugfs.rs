@@ -11,13 +11,11 @@ use core::fmt;
 use core::ptr::{addr_of, addr_of_mut};
 use kernel::error::{from_err_ptr, from_result};
 use kernel::ffi::c_char;
-use kernel::init::PinInit;
 use kernel::page::PAGE_SIZE;
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::Arc;
 use kernel::types::Opaque;
-use kernel::uaccess::UserSlice;
 use kernel::ThisModule;
 
 /// Most files a directory holds.
@@ -92,11 +90,11 @@ impl<T: DebugfsOps> Dir<T> {
         // operations at their final, pinned addresses; on failure the directory is removed and
         // nothing stays initialised.
         unsafe {
-            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+            super::compat::pin_init_from_closure(move |slot: *mut Self| {
                 if files.len() > MAX_FILES {
                     return Err(EINVAL);
                 }
-                let fops = Opaque::raw_get(addr_of!((*slot).fops));
+                let fops = super::compat::opaque_raw(addr_of!((*slot).fops));
                 fops.write(bindings::file_operations {
                     owner: module.as_ptr(),
                     open: Some(bindings::simple_open),
@@ -118,7 +116,7 @@ impl<T: DebugfsOps> Dir<T> {
                 ))?;
                 for (k, (file, number)) in files.iter().enumerate() {
                     (*entries.add(k)).number = *number;
-                    let created = bindings::debugfs_create_file(
+                    let created = bindings::ru_debugfs_create_file(
                         file.as_char_ptr(),
                         0o600,
                         dentry,
@@ -200,7 +198,7 @@ impl<T: DebugfsOps> Dir<T> {
                 return Err(E2BIG);
             }
             let mut text = KVec::new();
-            UserSlice::new(ubuf as usize, count).read_all(&mut text, GFP_KERNEL)?;
+            super::compat::user_slice(ubuf, count).read_all(&mut text, GFP_KERNEL)?;
             let input = core::str::from_utf8(&text).map_err(|_| EINVAL)?;
             ops.write(number, input)?;
             Ok(count as isize)

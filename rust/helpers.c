@@ -8,6 +8,7 @@
  * file has no header.
  */
 #include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
 #include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
@@ -45,9 +46,21 @@ unsigned int ru_package_other_cpu(unsigned int cpu)
 	return cpumask_any_but(topology_core_cpumask(cpu), cpu);
 }
 
-/* MSRs of the current CPU, with fault handling. */
-int ru_rdmsr_safe(u32 msr, u64 *val) { return rdmsrl_safe(msr, val); }
-int ru_wrmsr_safe(u32 msr, u64 val) { return wrmsrl_safe(msr, val); }
+/*
+ * MSRs of the current CPU, with fault handling. The two-halves forms have
+ * one name on every kernel (the 64-bit ones were renamed from rdmsrl_safe
+ * to rdmsrq_safe).
+ */
+int ru_rdmsr_safe(u32 msr, u64 *val)
+{
+	u32 lo, hi;
+	int err = rdmsr_safe(msr, &lo, &hi);
+
+	*val = (u64)hi << 32 | lo;
+	return err;
+}
+
+int ru_wrmsr_safe(u32 msr, u64 val) { return wrmsr_safe(msr, (u32)val, (u32)(val >> 32)); }
 
 /* Raw spinlocks: __raw_spin_lock_init() exists only with DEBUG_SPINLOCK. */
 void ru_raw_spin_lock_init(raw_spinlock_t *lock, const char *name, struct lock_class_key *key)
@@ -71,6 +84,13 @@ void ru_raw_spin_unlock_irqrestore(raw_spinlock_t *lock, unsigned long flags)
 {
 	raw_spin_unlock_irqrestore(lock, flags);
 }
+
+bool ru_raw_spin_trylock_irqsave(raw_spinlock_t *lock, unsigned long *flags)
+{
+	return raw_spin_trylock_irqsave(lock, *flags);
+}
+
+void ru_raw_spin_assert_held(raw_spinlock_t *lock) { lockdep_assert_held(lock); }
 
 /* A dynamic multi-instance hotplug state (the setup casts the callbacks). */
 int ru_cpuhp_setup_state_multi(const char *name, int (*online)(unsigned int, struct hlist_node *),
@@ -98,6 +118,13 @@ unsigned long ru_local_irq_save(void) { unsigned long f; local_irq_save(f); retu
 void ru_local_irq_restore(unsigned long flags) { local_irq_restore(flags); }
 
 void ru_sysfs_attr_init(struct attribute *attr) { sysfs_attr_init(attr); }
+
+/* A macro on some kernels, choosing among typed variants. */
+struct dentry *ru_debugfs_create_file(const char *name, umode_t mode, struct dentry *parent,
+				      void *data, const struct file_operations *fops)
+{
+	return debugfs_create_file(name, mode, parent, data, fops);
+}
 
 int ru_pci_domain_nr(struct pci_bus *bus) { return pci_domain_nr(bus); }
 int ru_pcibios_err_to_errno(int err) { return pcibios_err_to_errno(err); }

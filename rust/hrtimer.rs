@@ -9,8 +9,8 @@
 //! C header: [`include/linux/hrtimer.h`](srctree/include/linux/hrtimer.h)
 
 use super::bindings;
+use super::compat;
 use core::sync::atomic::{AtomicU64, Ordering};
-use kernel::init::PinInit;
 use kernel::prelude::*;
 use kernel::sync::Arc;
 use kernel::types::Opaque;
@@ -30,8 +30,7 @@ const MODE: bindings::hrtimer_mode = bindings::hrtimer_mode_HRTIMER_MODE_REL_PIN
 ///
 /// # Invariants
 ///
-/// `timer` is initialised by `hrtimer_init` with [`Self::run`] as its
-/// function, from the end of initialisation until drop.
+/// `timer` is initialised with [`Self::run`] as its function, from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
 pub(crate) struct Timer<T: TimerHandler> {
     #[pin]
@@ -50,11 +49,10 @@ impl<T: TimerHandler> Timer<T> {
     /// A stopped timer calling `handler`.
     pub(crate) fn new(handler: Arc<T>) -> impl PinInit<Self> {
         pin_init!(Self {
-            // SAFETY: `hrtimer_init` initialises the timer in place; `run` has the type of the
-            // timer's function and is only called while the timer is inside this `Timer`.
+            // SAFETY: The set-up initialises the timer in place, not queued; `run` has the type
+            // of the timer's function and is only called while the timer is inside this `Timer`.
             timer <- Opaque::ffi_init(|slot: *mut bindings::hrtimer| unsafe {
-                bindings::hrtimer_init(slot, bindings::CLOCK_MONOTONIC as i32, MODE);
-                (*slot).function = Some(Self::run);
+                compat::hrtimer_setup(slot, Self::run, bindings::CLOCK_MONOTONIC as i32, MODE);
             }),
             period_ns: AtomicU64::new(0),
             handler,
@@ -91,15 +89,15 @@ impl<T: TimerHandler> Timer<T> {
     unsafe extern "C" fn run(timer: *mut bindings::hrtimer) -> bindings::hrtimer_restart {
         // SAFETY: `timer` is the `timer` field of a `Timer<T>` (the only timers with this
         // function), which `PinnedDrop` keeps alive until no callback runs.
-        let this = unsafe { &*kernel::container_of!(timer, Self, timer) };
+        let this = unsafe { &*super::compat::container_of!(timer, Self, timer) };
         if !this.handler.fire() {
-            return bindings::hrtimer_restart_HRTIMER_NORESTART;
+            return compat::HRTIMER_NORESTART;
         }
         let period = i64::try_from(this.period_ns.load(Ordering::Relaxed)).unwrap_or(i64::MAX);
         // SAFETY: The timer is running its own callback, the one context where it may be
         // forwarded; `ktime_get` is what `hrtimer_forward_now` reads for a monotonic timer.
         unsafe { bindings::hrtimer_forward(timer, bindings::ktime_get(), period) };
-        bindings::hrtimer_restart_HRTIMER_RESTART
+        compat::HRTIMER_RESTART
     }
 }
 

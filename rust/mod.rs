@@ -10,6 +10,7 @@
 //! and static inline functions that have no symbol to call.
 
 mod bindings;
+mod compat;
 pub(crate) mod cpu;
 pub(crate) mod cpuhp;
 pub(crate) mod cpumask;

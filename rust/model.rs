@@ -3,8 +3,8 @@
 //! Allocation of the register model: it is too large for the kernel stack,
 //! so it is built in place, zeroed, in a virtually contiguous allocation.
 
+use super::compat::Zeroable;
 use crate::hw::model::Model;
-use kernel::init::Zeroable;
 use kernel::prelude::*;
 
 // SAFETY: `Model` is plain data: integers, booleans, arrays of them, and
@@ -14,5 +14,5 @@ unsafe impl Zeroable for Model {}
 
 /// A zeroed model, to be [`Model::reset`] to a platform.
 pub(crate) fn alloc_zeroed() -> Result<KVBox<Model>> {
-    KVBox::init(kernel::init::zeroed(), GFP_KERNEL)
+    KVBox::init(super::compat::init_zeroed(), GFP_KERNEL)
 }

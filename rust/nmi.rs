@@ -18,7 +18,6 @@ use core::ptr::{addr_of, addr_of_mut, null_mut};
 use core::sync::atomic::{AtomicPtr, Ordering};
 use kernel::error::to_result;
 use kernel::ffi::{c_int, c_uint};
-use kernel::init::PinInit;
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::Arc;
@@ -64,7 +63,7 @@ impl<T: NmiHandler> Registration<T> {
         // SAFETY: On success every field is initialised and the action registered at its final,
         // pinned address; on failure nothing is registered or initialised.
         unsafe {
-            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+            super::compat::pin_init_from_closure(move |slot: *mut Self| {
                 let obj = core::ptr::from_ref::<T>(&handler)
                     .cast_mut()
                     .cast::<c_void>();
@@ -76,7 +75,7 @@ impl<T: NmiHandler> Registration<T> {
                 }
                 addr_of_mut!((*slot).handler).write(handler);
                 addr_of_mut!((*slot).name).write(name);
-                let action = Opaque::raw_get(addr_of!((*slot).action));
+                let action = super::compat::opaque_raw(addr_of!((*slot).action));
                 action.write(bindings::nmiaction {
                     handler: Some(Self::handle),
                     name: name.as_char_ptr(),
@@ -181,7 +180,7 @@ impl<T: IrqWorkHandler> IrqWork<T> {
     unsafe extern "C" fn run(work: *mut bindings::irq_work) {
         // SAFETY: `work` is the `work` field of an `IrqWork<T>`, kept alive by `PinnedDrop` until
         // the work is idle.
-        let this = unsafe { &*kernel::container_of!(work, Self, work) };
+        let this = unsafe { &*super::compat::container_of!(work, Self, work) };
         this.handler.run();
     }
 

@@ -15,5 +15,5 @@ pub(crate) fn sim() -> Option<&'static CStr> {
     }
     // SAFETY: A non-NULL `charp` parameter points to a NUL-terminated string that lives, unchanged
     // (the parameter is read-only, 0444), as long as the module.
-    Some(unsafe { CStr::from_char_ptr(p) })
+    Some(unsafe { super::compat::cstr_from_ptr(p) })
 }

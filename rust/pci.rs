@@ -7,11 +7,11 @@
 //! C header: [`include/linux/pci.h`](srctree/include/linux/pci.h)
 
 use super::bindings;
+use super::compat::IntoMutPtr;
 use core::marker::PhantomData;
 use core::ptr::{addr_of, addr_of_mut, NonNull};
 use kernel::error::from_result;
 use kernel::ffi::{c_int, c_void};
-use kernel::init::PinInit;
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::Arc;
@@ -183,12 +183,13 @@ impl Iterator for Devices {
     type Item = DeviceRef;
 
     fn next(&mut self) -> Option<DeviceRef> {
+        let (vendor, device) = (self.vendor.into(), self.device.into());
         // SAFETY: `from` is NULL or holds a reference (type invariant), which `pci_get_device`
         // releases; it returns the next device with a new reference, which the iterator holds.
-        self.from =
-            unsafe { bindings::pci_get_device(self.vendor.into(), self.device.into(), self.from) };
+        self.from = unsafe { bindings::pci_get_device(vendor, device, self.from) };
+        let dev = NonNull::new(self.from)?;
         // SAFETY: `from` is a device the iterator holds a reference to, so it is allocated.
-        NonNull::new(self.from).map(|d| unsafe { Device::from_raw(d.as_ptr()) }.get())
+        Some(unsafe { Device::from_raw(dev.as_ptr()) }.get())
     }
 }
 
@@ -256,8 +257,9 @@ impl<T: Driver> Adapter<T> {
         // `remove`; it is the `driver` of the `pci_driver` of the registration, which outlives
         // its devices' bindings.
         unsafe {
-            let drv = kernel::container_of!((*pdev).dev.driver, bindings::pci_driver, driver);
-            &(*kernel::container_of!(drv, Registration<T>, drv)).ops
+            let drv =
+                super::compat::container_of!((*pdev).dev.driver, bindings::pci_driver, driver);
+            &(*super::compat::container_of!(drv, Registration<T>, drv)).ops
         }
     }
 
@@ -274,7 +276,7 @@ impl<T: Driver> Adapter<T> {
             let data = t.probe(dev)?;
             // SAFETY: `dev_set_drvdata`: the driver owns the field while the device is bound;
             // `remove_callback` takes the data back.
-            unsafe { (*pdev).dev.driver_data = data.into_foreign().cast_mut() };
+            unsafe { (*pdev).dev.driver_data = data.into_foreign().into_mut_ptr() };
             Ok(0)
         })
     }
@@ -286,7 +288,7 @@ impl<T: Driver> Adapter<T> {
         // SAFETY: The device is bound to this registration; its driver data is what `probe`
         // stored with `into_foreign`, taken back exactly once here.
         unsafe {
-            let data = T::Data::from_foreign((*pdev).dev.driver_data.cast_const());
+            let data = T::Data::from_foreign((*pdev).dev.driver_data);
             (*pdev).dev.driver_data = core::ptr::null_mut::<c_void>();
             Self::ops(pdev).remove(Device::from_raw(pdev), data);
         }
@@ -324,9 +326,9 @@ impl<T: Driver> Registration<T> {
         // SAFETY: On success both fields are initialised and the driver registered at its final,
         // pinned address; on failure nothing stays initialised.
         unsafe {
-            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+            super::compat::pin_init_from_closure(move |slot: *mut Self| {
                 addr_of_mut!((*slot).ops).write(ops);
-                let drv = Opaque::raw_get(addr_of!((*slot).drv));
+                let drv = super::compat::opaque_raw(addr_of!((*slot).drv));
                 drv.write(bindings::pci_driver {
                     name: name.as_char_ptr(),
                     id_table: ids.as_ptr(),

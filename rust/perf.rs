@@ -28,7 +28,6 @@ use core::marker::PhantomData;
 use core::sync::atomic::{AtomicI64, Ordering};
 use kernel::error::{from_result, to_result, VTABLE_DEFAULT_ERROR};
 use kernel::ffi::c_int;
-use kernel::init::PinInit;
 use kernel::prelude::*;
 use kernel::str::{CStr, CString};
 use kernel::types::Opaque;
@@ -257,7 +256,7 @@ impl NewEvent {
             let head = &raw mut (*leader).sibling_list;
             let mut pos = (*head).next;
             while pos != head {
-                let sib = kernel::container_of!(pos, bindings::perf_event, sibling_list).cast_mut();
+                let sib = super::compat::container_of!(pos, bindings::perf_event, sibling_list);
                 if sib != ev
                     && (*sib).pmu == pmu
                     && (*sib).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
@@ -291,11 +290,11 @@ pub(crate) trait PmuOps: Send + Sync + Sized + 'static {
     fn read(&self, ev: &Event);
     /// Lets the PMU's counters run after a batch of changes (`pmu_enable`).
     fn enable(&self) {
-        kernel::build_error(VTABLE_DEFAULT_ERROR)
+        kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
     /// Freezes the PMU's counters before a batch of changes (`pmu_disable`).
     fn disable(&self) {
-        kernel::build_error(VTABLE_DEFAULT_ERROR)
+        kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
     /// The CPUs the PMU's `cpumask` file shows: the CPU that collects its
     /// events in each package.
@@ -312,7 +311,7 @@ impl<T: PmuOps> Adapter<T> {
     unsafe fn ops<'a>(pmu: *mut bindings::pmu) -> &'a T {
         // SAFETY: By the function's requirement `pmu` is the `pmu` field of a
         // `Registration<T>`, which is pinned and outlives every callback.
-        unsafe { &(*kernel::container_of!(pmu, Registration<T>, pmu)).ops }
+        unsafe { &(*super::compat::container_of!(pmu, Registration<T>, pmu)).ops }
     }
 
     /// # Safety
@@ -469,7 +468,7 @@ impl<T: PmuOps> Registration<T> {
         // registered at its final (pinned) address; on failure it has dropped what it
         // initialised and nothing is registered.
         unsafe {
-            kernel::init::pin_init_from_closure(move |slot: *mut Self| {
+            super::compat::pin_init_from_closure(move |slot: *mut Self| {
                 let (name, attrs) = built?;
                 let mut raw = Adapter::<T>::build(module);
                 raw.attr_groups = attrs.groups_ptr();
@@ -477,7 +476,7 @@ impl<T: PmuOps> Registration<T> {
                 (&raw mut (*slot).name).write(name);
                 (&raw mut (*slot).attrs).write(attrs);
                 (&raw mut (*slot).ops).write(ops);
-                let pmu = Opaque::raw_get(&raw const (*slot).pmu);
+                let pmu = super::compat::opaque_raw(&raw const (*slot).pmu);
                 pmu.write(raw);
                 let r = to_result(bindings::perf_pmu_register(pmu, name_ptr, -1));
                 if r.is_err() {
@@ -530,13 +529,13 @@ impl<T: PmuOps> PinnedDrop for Registration<T> {
 /// Whether a PMU named `name` already exists (e.g. the kernel's own C
 /// uncore driver's), by its directory in sysfs.
 pub(crate) fn name_taken(name: &CStr) -> Result<bool> {
+    let name = name.to_str().map_err(|_| EINVAL)?;
     let path = CString::try_from_fmt(format_args!("/sys/bus/event_source/devices/{}", name))?;
     let mut found = bindings::path::default();
     // SAFETY: `path` is NUL-terminated and `found` is writable; on success `found` holds
     // references that `path_put` releases.
-    let taken =
-        unsafe { bindings::kern_path(path.as_char_ptr(), bindings::LOOKUP_FOLLOW, &mut found) }
-            == 0;
+    let r = unsafe { bindings::kern_path(path.as_char_ptr(), bindings::LOOKUP_FOLLOW, &mut found) };
+    let taken = r == 0;
     if taken {
         // SAFETY: `kern_path` succeeded and filled `found`.
         unsafe { bindings::path_put(&found) };

@@ -44,6 +44,8 @@ unsafe impl Backend for IrqLockBackend {
         // SAFETY: The caller owns the lock, taken by `lock`, which returned these flags.
         unsafe { bindings::ru_raw_spin_unlock_irqrestore(ptr, *guard_state) }
     }
+
+    super::compat::irq_lock_backend_extras!();
 }
 
 /// An initialiser of an [`IrqLock`] around `$inner`, with a static lockdep

@@ -17,7 +17,6 @@ use kernel::prelude::*;
 module! {
     type: RustUncore,
     name: "rust_uncore",
-    author: "rust_uncore developers",
     description: "Intel uncore PMUs for perf (Rust)",
     license: "GPL",
 }

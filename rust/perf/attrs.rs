@@ -6,7 +6,7 @@
 //! C header: [`include/linux/sysfs.h`](srctree/include/linux/sysfs.h)
 
 use super::{Adapter, PmuOps};
-use crate::sys::bindings;
+use crate::sys::{bindings, compat};
 use core::ptr::{addr_of_mut, null, null_mut};
 use kernel::ffi::{c_char, c_void};
 use kernel::prelude::*;
@@ -63,16 +63,16 @@ impl AttrGroups {
             let mut t = bindings::dev_ext_attribute::default();
             t.attr.attr.name = name.as_char_ptr();
             t.attr.attr.mode = 0o444;
-            t.attr.show = Some(show_text);
+            compat::set_show(&mut t.attr, show_text);
             t.var = value.as_char_ptr().cast_mut().cast::<c_void>();
             texts.push(t, GFP_KERNEL)?;
         }
         let format_list = KVec::with_capacity(formats.len() + 1, GFP_KERNEL)?;
         let events_list = KVec::with_capacity(events.len() + 1, GFP_KERNEL)?;
         let mut cpumask = bindings::device_attribute::default();
-        cpumask.attr.name = c"cpumask".as_ptr().cast();
+        cpumask.attr.name = kernel::c_str!("cpumask").as_char_ptr();
         cpumask.attr.mode = 0o444;
-        cpumask.show = Some(show_cpumask::<T>);
+        compat::set_show(&mut cpumask, show_cpumask::<T>);
         let mut this = KBox::new(
             AttrGroups {
                 _names: names,
@@ -105,11 +105,11 @@ impl AttrGroups {
         // SAFETY: As above.
         unsafe { bindings::ru_sysfs_attr_init(addr_of_mut!(s.cpumask.attr)) };
         s.common_list[0] = addr_of_mut!(s.cpumask.attr);
-        s.group[0].attrs = s.common_list.as_mut_ptr();
-        s.group[1].name = c"format".as_ptr().cast();
-        s.group[1].attrs = s.format_list.as_mut_ptr();
-        s.group[2].name = c"events".as_ptr().cast();
-        s.group[2].attrs = s.events_list.as_mut_ptr();
+        compat::set_attrs(&mut s.group[0], s.common_list.as_mut_ptr());
+        s.group[1].name = kernel::c_str!("format").as_char_ptr();
+        compat::set_attrs(&mut s.group[1], s.format_list.as_mut_ptr());
+        s.group[2].name = kernel::c_str!("events").as_char_ptr();
+        compat::set_attrs(&mut s.group[2], s.events_list.as_mut_ptr());
         for (g, p) in s.group.iter().zip(s.groups.iter_mut()) {
             *p = g;
         }
@@ -134,9 +134,9 @@ unsafe extern "C" fn show_text(
 ) -> isize {
     // SAFETY: Every attribute with this `show` is the `attr` of a `dev_ext_attribute` whose `var`
     // is a NUL-terminated string, owned by the registration, which outlives its sysfs files.
-    let text = unsafe { (*kernel::container_of!(attr, bindings::dev_ext_attribute, attr)).var };
+    let text = unsafe { (*compat::container_of!(attr, bindings::dev_ext_attribute, attr)).var };
     // SAFETY: `buf` is the page sysfs passed; the format takes one string argument.
-    unsafe { bindings::sysfs_emit(buf, c"%s".as_ptr().cast(), text) as isize }
+    unsafe { bindings::sysfs_emit(buf, kernel::c_str!("%s").as_char_ptr(), text) as isize }
 }
 
 /// Shows the `cpumask` attribute of a PMU of type `T`.

@@ -316,7 +316,7 @@ impl Ctx {
                     if !e.is_present() {
                         return Err(ENODEV);
                     }
-                    e.mmio(&g).ok_or(ENODEV)?.read32(off)? as u64
+                    u64::from(e.mmio(&g).ok_or(ENODEV)?.read32(off)?)
                 }
                 Addr::Helper(_) => return Err(EINVAL),
             },

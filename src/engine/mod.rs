@@ -96,9 +96,10 @@ impl Ctx {
 
     /// Whether package `pkg`'s uncore is stopped.
     pub(crate) fn is_parked(&self, pkg: usize) -> bool {
-        self.parked
-            .get(pkg)
-            .map_or(true, |p| p.load(Ordering::Acquire))
+        match self.parked.get(pkg) {
+            Some(p) => p.load(Ordering::Acquire),
+            None => true,
+        }
     }
 
     /// The global control state of package `pkg`.

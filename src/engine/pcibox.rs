@@ -216,7 +216,7 @@ impl BusMap {
         })?;
         let mut map = [None; 256];
         for (m, p) in map.iter_mut().zip(phys.iter()) {
-            *m = p.and_then(|s| to_pkg(s as u32)).map(|x| x as u8);
+            *m = p.and_then(|s| to_pkg(u32::from(s))).map(|x| x as u8);
         }
         Ok(BusMap { map, domain })
     }

@@ -182,7 +182,7 @@ impl Core {
     fn pmu(&self, name: &str) -> Result<&super::Pmu> {
         self.pmus
             .iter()
-            .find(|p| p.ops().name().as_bytes() == name.as_bytes())
+            .find(|p| p.ops().name().to_str() == Ok(name))
             .ok_or(ENOENT)
     }
 

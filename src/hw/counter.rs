@@ -43,14 +43,14 @@ pub fn read_split<E>(
         let lo = read_lo()?;
         let hi2 = read_hi()?;
         if hi2 == hi {
-            return Ok((hi as u64) << 32 | lo as u64);
+            return Ok(u64::from(hi) << 32 | u64::from(lo));
         }
         hi = hi2;
     }
     // The high half keeps changing: return the last consistent-looking
     // pair (low read after the last high read).
     let lo = read_lo()?;
-    Ok((hi as u64) << 32 | lo as u64)
+    Ok(u64::from(hi) << 32 | u64::from(lo))
 }
 
 #[cfg(test)]

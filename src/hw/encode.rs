@@ -191,7 +191,7 @@ pub fn encode(t: &BoxType, index: usize, attr: Attr) -> Result<Encoded, Invalid>
         Special::NhmexRbox => rbox(plain, attr),
         Special::FreeRunning => {
             let k = attr.config;
-            if k == 0 || k > t.num_counters as u64 {
+            if k == 0 || k > u64::from(t.num_counters) {
                 return Err(Invalid::Value("free-running event must be 1..5"));
             }
             Ok(Encoded {
@@ -403,7 +403,7 @@ fn pcu_band(plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
     let mut req = Request::NONE;
     for j in 0..4 {
         let b = (band + j) % 4;
-        let ctl = (plain.ctl & !0xff) | (0xb + b as u64);
+        let ctl = (plain.ctl & !0xff) | (0xb + u64::from(b));
         req = req.or(Choice::new(ctl).with(b as u8, value << (8 * b)));
     }
     Ok(Encoded {
@@ -595,7 +595,7 @@ fn rbox(plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
     let sub = idx % 6;
     let base = port * RBOX_PORT_SLOTS;
     let mm_cfg = attr.config >> 32;
-    let ctl_of = |s: u64| (port as u64 * 6 + s) << 1;
+    let ctl_of = |s: u64| (u64::from(port) * 6 + s) << 1;
     let req = match sub {
         0 | 1 => {
             no_bits(Word::Config, mm_cfg << 32)?;

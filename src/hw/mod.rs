@@ -10,6 +10,17 @@
 //! crate and the root of a host crate tested with `cargo test`.
 
 #![forbid(unsafe_code)]
+// The lints the kernel's newer trees add to `clippy::all` for Rust code
+// (their top-level Makefile), so that the host lint sees what a module
+// build with CLIPPY=1 against such a tree reports.
+#![warn(
+    clippy::as_ptr_cast_mut,
+    clippy::as_underscore,
+    clippy::cast_lossless,
+    clippy::ptr_as_ptr,
+    clippy::ptr_cast_constness,
+    clippy::ref_as_ptr
+)]
 
 pub mod bits;
 pub mod catalog;

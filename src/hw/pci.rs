@@ -238,7 +238,7 @@ pub const MCHBAR: u32 = 0x48;
 /// dwords, or `None` when it is disabled (bit 0 clear). The window is
 /// 32 KiB aligned (address bits 38:15).
 pub fn mchbar_base(lo: u32, hi: u32) -> Option<u64> {
-    let v = (hi as u64) << 32 | lo as u64;
+    let v = u64::from(hi) << 32 | u64::from(lo);
     (v & 1 != 0).then_some(v & 0x7f_ffff_8000)
 }
 

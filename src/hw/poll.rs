@@ -37,7 +37,7 @@ pub const MIN_INTERVAL_NS: u64 = 10_000_000;
 /// (64-bit arithmetic only: the kernel has no 128-bit division.)
 pub fn wrap_period_ns(width: u32, rate: Rate) -> u64 {
     // Increments per microsecond.
-    let per_us = (rate.clock_mhz.max(1) as u64).saturating_mul(rate.max_inc.max(1) as u64);
+    let per_us = u64::from(rate.clock_mhz.max(1)).saturating_mul(u64::from(rate.max_inc.max(1)));
     let span = 1u64 << width.min(63);
     if width <= 53 {
         span * 1000 / per_us
@@ -63,10 +63,10 @@ pub fn interval_ns(t: &BoxType) -> u64 {
 
 /// The shortest wrap period among a box type's counters.
 pub fn shortest_wrap_ns(t: &BoxType) -> u64 {
-    let mut p = wrap_period_ns(t.ctr_bits as u32, t.rate);
+    let mut p = wrap_period_ns(u32::from(t.ctr_bits), t.rate);
     if let Some(f) = t.fixed {
         p = p.min(wrap_period_ns(
-            f.bits as u32,
+            u32::from(f.bits),
             Rate {
                 max_inc: 1,
                 ..t.rate
@@ -103,7 +103,7 @@ mod tests {
         for p in ALL {
             for t in p.types {
                 let i = interval_ns(t);
-                let w = wrap_period_ns(t.ctr_bits as u32, t.rate);
+                let w = wrap_period_ns(u32::from(t.ctr_bits), t.rate);
                 // The timer may be late by the budget and still read
                 // within one wrap period, and the budget is at least an
                 // eighth of the period, or half a second.

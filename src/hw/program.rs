@@ -357,7 +357,7 @@ pub fn box_run(
 /// The value of a `*_PMON_GLOBAL_CTL` with counter-enable bits that
 /// enables the counters in `enabled`.
 fn counter_enables(t: &BoxType, enabled: u32, fixed_en: u64) -> u64 {
-    let mut v = (enabled & t.all_counters()) as u64;
+    let mut v = u64::from(enabled & t.all_counters());
     if enabled & (1 << t.fixed_index()) != 0 {
         v |= fixed_en;
     }
@@ -377,15 +377,15 @@ fn counter_enables(t: &BoxType, enabled: u32, fixed_en: u64) -> u64 {
 /// - boxes with no box-level control need nothing.
 pub fn run_key(t: &BoxType, run: bool, enabled: u32) -> Option<u64> {
     match t.box_ctl {
-        BoxCtl::Freeze { .. } => (enabled != 0).then_some(run as u64),
+        BoxCtl::Freeze { .. } => (enabled != 0).then_some(u64::from(run)),
         BoxCtl::CounterEnables { fixed_en } => Some(if run {
             counter_enables(t, enabled, fixed_en)
         } else {
             0
         }),
-        BoxCtl::UGlobal => Some((run && enabled != 0) as u64),
+        BoxCtl::UGlobal => Some(u64::from(run && enabled != 0)),
         BoxCtl::None => match t.space {
-            Space::Combined { .. } => (enabled != 0).then_some(run as u64),
+            Space::Combined { .. } => (enabled != 0).then_some(u64::from(run)),
             _ => None,
         },
     }
@@ -395,7 +395,7 @@ pub fn run_key(t: &BoxType, run: bool, enabled: u32) -> Option<u64> {
 /// reset bits clear themselves), or `None` when it writes nothing.
 pub fn run_key_after_init(t: &BoxType) -> Option<u64> {
     match t.box_ctl {
-        BoxCtl::Freeze { init } => Some((init & BOX_FRZ == 0) as u64),
+        BoxCtl::Freeze { init } => Some(u64::from(init & BOX_FRZ == 0)),
         BoxCtl::CounterEnables { .. } => Some(0),
         BoxCtl::UGlobal | BoxCtl::None => None,
     }
@@ -416,32 +416,32 @@ pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
     match (c, t.fixed, t.space) {
         (Ctr::Fixed, Some(f), Space::Pci { .. }) => CounterReg {
             addr: Addr::Cfg(f.ctr),
-            width: f.bits as u32,
+            width: u32::from(f.bits),
             split: true,
         },
         (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => CounterReg {
             addr: Addr::Msr(f.ctr + offsets.of(i)),
-            width: f.bits as u32,
+            width: u32::from(f.bits),
             split: false,
         },
         (Ctr::General(j), _, Space::Msr { ctr, offsets, .. }) => CounterReg {
             addr: Addr::Msr(ctr.of(j as usize) + offsets.of(i)),
-            width: t.ctr_bits as u32,
+            width: u32::from(t.ctr_bits),
             split: false,
         },
         (Ctr::General(j), _, Space::Pci { ctr, .. }) => CounterReg {
             addr: Addr::Cfg(ctr.of(j as usize)),
-            width: t.ctr_bits as u32,
+            width: u32::from(t.ctr_bits),
             split: true,
         },
         (Ctr::General(j), _, Space::Combined { base }) => CounterReg {
-            addr: Addr::Msr(base + j as u32),
+            addr: Addr::Msr(base + u32::from(j)),
             width: 32,
             split: false,
         },
         (Ctr::Free(j), _, Space::Mmio { ctr }) => CounterReg {
             addr: Addr::Mmio(ctr.of(j as usize)),
-            width: t.ctr_bits as u32,
+            width: u32::from(t.ctr_bits),
             split: false,
         },
         // Combinations the encoder never produces.
@@ -500,7 +500,7 @@ pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
             Some(Addr::Msr(ctl.of(j as usize) + offsets.of(i)))
         }
         (Ctr::General(j), _, Space::Pci { ctl, .. }) => Some(Addr::Cfg(ctl.of(j as usize))),
-        (Ctr::General(j), _, Space::Combined { base }) => Some(Addr::Msr(base + j as u32)),
+        (Ctr::General(j), _, Space::Combined { base }) => Some(Addr::Msr(base + u32::from(j))),
         _ => None,
     }
 }
@@ -599,7 +599,7 @@ pub fn event_disable(t: &BoxType, i: usize, c: Ctr, ctl: u64) -> Ops {
 
 fn general_index(c: Ctr) -> u32 {
     match c {
-        Ctr::General(j) | Ctr::Free(j) => j as u32,
+        Ctr::General(j) | Ctr::Free(j) => u32::from(j),
         Ctr::Fixed => 0,
     }
 }
@@ -678,7 +678,7 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
             for r in choice.slots() {
                 match r.slot {
                     s_ if s_ <= MboxReg::Pld as u8 => ops.write(
-                        Addr::Msr(0xca5 + s_ as u32 + off),
+                        Addr::Msr(0xca5 + u32::from(s_) + off),
                         s.slot(s_ as usize).value,
                     ),
                     MBOX_ADDR_MATCH => {
@@ -699,7 +699,7 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
         }
         Special::NhmexRbox => {
             for r in choice.slots() {
-                let p = (r.slot / RBOX_PORT_SLOTS) as u32;
+                let p = u32::from(r.slot / RBOX_PORT_SLOTS);
                 let port = p + 4 * i32_;
                 let base = (p as usize) * RBOX_PORT_SLOTS as usize;
                 match r.slot % RBOX_PORT_SLOTS {

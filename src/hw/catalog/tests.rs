@@ -218,7 +218,7 @@ fn cbox_filter_events_carry_their_filters() {
                     a.name,
                     name
                 );
-                filtered += needs as u32;
+                filtered += u32::from(needs);
             }
         }
         assert!(filtered > 20, "{:?}", id);

@@ -103,7 +103,7 @@ const S_OCCUPANCY: [u16; 11] = [
 ];
 
 fn inc_of(o: &Occurrence) -> u64 {
-    o.inc.max(1) as u64
+    u64::from(o.inc.max(1))
 }
 
 /// Increments a counter with control `ctl` gets from `o`, with threshold,
@@ -147,7 +147,7 @@ pub(super) fn inject_programmed(p: PlatformId, sock: &mut Socket, k: usize, n: u
     if b.family == Family::SklImc {
         for j in 0..b.n as usize {
             let c = &mut sock.boxes[k].ctrs[j];
-            c.value = (c.value + n) & low_mask(b.width as u32);
+            c.value = (c.value + n) & low_mask(u32::from(b.width));
             hits += 1;
         }
         return hits;
@@ -186,7 +186,7 @@ pub(super) fn inject(p: PlatformId, sock: &mut Socket, k: usize, o: &Occurrence)
         let j = o.event as usize;
         if (1..=b.n as usize).contains(&j) {
             let c = &mut sock.boxes[k].ctrs[j - 1];
-            c.value = (c.value + o.cycles.saturating_mul(inc_of(o))) & low_mask(b.width as u32);
+            c.value = (c.value + o.cycles.saturating_mul(inc_of(o))) & low_mask(u32::from(b.width));
             hits += 1;
         }
         return hits;
@@ -348,7 +348,7 @@ fn cbox_filter(p: PlatformId, b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
         }
     }
     if let Some(x) = o.props.opc {
-        if opc != x as u64 {
+        if opc != u64::from(x) {
             return false;
         }
     }
@@ -357,7 +357,7 @@ fn cbox_filter(p: PlatformId, b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
 
 fn pcu_filter(b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
     if let Some(sel) = o.props.occ_sel {
-        if (ctl >> 14) & 3 != sel as u64 {
+        if (ctl >> 14) & 3 != u64::from(sel) {
             return false;
         }
     }
@@ -365,7 +365,7 @@ fn pcu_filter(b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
     if (0xb..=0xe).contains(&ev) && ctl & bit(21) == 0 {
         let band = (b.aux[0] >> (8 * (ev - 0xb))) & 0xff;
         if let Some(freq) = o.props.freq {
-            return freq as u64 >= band;
+            return u64::from(freq) >= band;
         }
     }
     true
@@ -384,7 +384,7 @@ fn nhm_special(
         "bbox" => {
             let ev = (ctl >> 1) & 0x1f;
             let mine = o.props.counter.unwrap_or(j as u8) as usize == j;
-            if ev != o.event as u64 || !mine {
+            if ev != u64::from(o.event) || !mine {
                 return None;
             }
             if let Some(pk) = o.props.packet {
@@ -396,7 +396,7 @@ fn nhm_special(
         }
         "mbox" => {
             let inc_sel = (ctl >> 9) & 0x1f;
-            if inc_sel != o.event as u64 {
+            if inc_sel != u64::from(o.event) {
                 return None;
             }
             let sub = o.props.sub;
@@ -432,23 +432,28 @@ fn nhm_special(
         }
         "rbox" => {
             let ev = (ctl >> 1) & 0x1f;
-            if ev != o.event as u64 {
+            if ev != u64::from(o.event) {
                 return None;
             }
             let q = (ev / 6) as usize;
             let sub = ev % 6;
             let a = |x: usize| b.aux[q * 9 + x];
             let ok = match sub {
-                0 | 1 => o.props.sub.map_or(true, |v| a(sub as usize) & v != 0),
+                0 | 1 => o
+                    .props
+                    .sub
+                    .map(|v| a(sub as usize) & v != 0)
+                    .unwrap_or(true),
                 2 | 3 => o
                     .props
                     .sub
-                    .map_or(true, |v| (a(2) >> (8 * (sub - 2))) & 0xff == v),
+                    .map(|v| (a(2) >> (8 * (sub - 2))) & 0xff == v)
+                    .unwrap_or(true),
                 _ => {
                     let base = if sub == 4 { 3 } else { 6 };
                     let (mm, m, k) = (a(base), a(base + 1), a(base + 2));
                     let on = mm & (1 << 63) == 0 && mm & (1 << 21) != 0;
-                    on && o.props.packet.map_or(true, |pk| (pk ^ m) & k == 0)
+                    on && o.props.packet.map(|pk| (pk ^ m) & k == 0).unwrap_or(true)
                 }
             };
             ok.then_some(n)
@@ -466,10 +471,10 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
         Some(j) => (&mut b.ctrs[j], b.width),
         None => (&mut b.fixed, b.fixed_width),
     };
-    let max = low_mask(width as u32);
+    let max = low_mask(u32::from(width));
     let ctl = c.ctl;
-    let total = (c.value as u128) + n as u128;
-    let overflow = total > max as u128;
+    let total = u128::from(c.value) + u128::from(n);
+    let overflow = total > u128::from(max);
     let stop = match (b.family, j) {
         // M-box wrap_mode = 0: the counter stops at overflow (Table 2-67).
         (Family::NhmBox, Some(_)) if mbox => ctl & bit(6) == 0,
@@ -480,7 +485,7 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
     c.value = if overflow && stop {
         max
     } else {
-        (total & max as u128) as u64
+        (total & u128::from(max)) as u64
     };
     if !overflow {
         return;

@@ -457,7 +457,7 @@ impl Model {
         let b = self.find_box(ty, index)?;
         let sock = self.socket_mut(s)?;
         let bx = &mut sock.boxes[b];
-        let mask = super::bits::low_mask(bx.width as u32);
+        let mask = super::bits::low_mask(u32::from(bx.width));
         let ctr = bx.ctrs.get_mut(c).ok_or(ModelError::NoRegister)?;
         ctr.value = v & mask;
         Ok(())

@@ -205,7 +205,7 @@ fn nhm_summary(p: PlatformId, sock: &Socket, s_box: u32) -> u64 {
             continue;
         }
         let Some(t) = box_type(p, b) else { continue };
-        let i = b.index as u32;
+        let i = u32::from(b.index);
         // Table 2-26: which box reports to which S-box summary bit. On
         // Nehalem-EX (eight C-boxes) `ov_c_r` (bit 0) is C-boxes 2/3 and
         // 6/7, `ov_c_l` (bit 2) 0/1 and 4/5, and there is no bit 20.
@@ -267,7 +267,7 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
         PlatformId::Skylake => match msr {
             skl::GLOBAL_CTRL => return Ok(sock.global_ctl),
             skl::GLOBAL_STATUS => return Ok(sock.global_status),
-            skl::CBO_CONFIG => return Ok(m.cbos as u64 + 1),
+            skl::CBO_CONFIG => return Ok(u64::from(m.cbos) + 1),
             _ => {}
         },
         PlatformId::Xeon7100 | PlatformId::Xeon7400
@@ -427,7 +427,7 @@ pub(super) fn group_first(b: &ModelBox) -> usize {
 fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Result<(), ModelError> {
     let ty = box_type(p, &sock.boxes[k]).map_or("", |t| t.name);
     let b = &mut sock.boxes[k];
-    let wmask = low_mask(b.width as u32);
+    let wmask = low_mask(u32::from(b.width));
     match r {
         Reg::BoxCtl => match b.family {
             Family::SnbBox | Family::SnbNoReset | Family::IvbBox => {
@@ -449,14 +449,14 @@ fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Resu
             }
             Family::NhmBox => {
                 let fixed_en = if b.has_fixed { 1 << 31 } else { 0 };
-                b.box_ctl = v & (low_mask(b.n as u32) | fixed_en);
+                b.box_ctl = v & (low_mask(u32::from(b.n)) | fixed_en);
             }
             _ => return Err(ModelError::NoRegister),
         },
         // Status reads back; software clears it through OVF_CTL.
         Reg::Status => {}
         Reg::OvfCtl => {
-            let clr = low_mask(b.n as u32) | if b.has_fixed { 1 << 31 } else { 0 };
+            let clr = low_mask(u32::from(b.n)) | if b.has_fixed { 1 << 31 } else { 0 };
             b.status &= !(v & clr);
         }
         Reg::Ctl(j) => {
@@ -495,7 +495,7 @@ fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Resu
             // pmi_en 1, en 0.
             b.fixed.ctl = v & ((1 << 22) | (1 << 20) | 0x3);
         }
-        Reg::FixedCtr => b.fixed.value = v & low_mask(b.fixed_width as u32),
+        Reg::FixedCtr => b.fixed.value = v & low_mask(u32::from(b.fixed_width)),
         Reg::Aux(a) => {
             // S-box: writing match/mask while MM_CFG.mm_en is set faults
             // (325294 §2.5.3.4 b).
@@ -564,11 +564,11 @@ pub(super) fn cfg_read(m: &Model, sock: &Socket, role: Role, off: u32) -> Result
             .iter()
             .find(|f| f.role == role)
             .ok_or(ModelError::NoBox)?;
-        return Ok(pci::VENDOR_INTEL as u32 | (f.device as u32) << 16);
+        return Ok(u32::from(pci::VENDOR_INTEL) | u32::from(f.device) << 16);
     }
     if role == Role::Ubox {
         return match off {
-            pci::CPUNODEID => Ok(sock.node_id as u32),
+            pci::CPUNODEID => Ok(u32::from(sock.node_id)),
             pci::GIDNIDMAP => Ok(gidnidmap(m.n_sockets)),
             _ => Ok(0),
         };
@@ -621,7 +621,7 @@ pub(super) fn cfg_write(
             .ok_or(ModelError::NoRegister)?;
         let a = &mut sock.boxes[k].aux[i / 2];
         let shift = 32 * (i % 2);
-        *a = (*a & !(0xffff_ffff << shift)) | ((v as u64) << shift);
+        *a = (*a & !(0xffff_ffff << shift)) | (u64::from(v) << shift);
         return Ok(());
     }
     let (r, hi) = decode_cfg(p, &sock.boxes[k], off).ok_or(ModelError::NoRegister)?;
@@ -631,12 +631,12 @@ pub(super) fn cfg_write(
         Reg::Ctr(_) | Reg::FixedCtr => {
             let old = read_reg(b, r);
             if hi {
-                (old & 0xffff_ffff) | ((v as u64) << 32)
+                (old & 0xffff_ffff) | (u64::from(v) << 32)
             } else {
-                (old & !0xffff_ffff) | v as u64
+                (old & !0xffff_ffff) | u64::from(v)
             }
         }
-        _ => v as u64,
+        _ => u64::from(v),
     };
     write_reg(p, sock, k, r, v)
 }

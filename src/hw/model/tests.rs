@@ -71,7 +71,7 @@ impl Drv {
                 || Ok(self.m.cfg_read(self.s, role, off + 4).unwrap()),
             )
             .unwrap(),
-            Addr::Mmio(off) => self.m.mmio_read(self.s, off).unwrap() as u64,
+            Addr::Mmio(off) => u64::from(self.m.mmio_read(self.s, off).unwrap()),
             Addr::Helper(_) => panic!(),
         };
         program::read_value(t, c, v & low_mask(r.width))
@@ -865,7 +865,7 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     let Ctr::General(j) = pr.ctr else { panic!() };
     // Just below a 2^24 boundary.
     d.m.preload(0, "wbox", 0, j as usize, 0xff_fff0).unwrap();
-    let raw = |d: &Drv| d.m.rdmsr(0, 0xc91 + 2 * j as u32).unwrap();
+    let raw = |d: &Drv| d.m.rdmsr(0, 0xc91 + 2 * u32::from(j)).unwrap();
     let before = d.read(t, 0, pr.ctr);
     assert_eq!(before, 0xff_fff0);
     d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x10))
@@ -888,7 +888,7 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     let prn = program(&mut n, tn, 0, Attr::config(0x0114), &mut sh);
     let Ctr::General(k) = prn.ctr else { panic!() };
     n.m.preload(0, "wbox", 0, k as usize, 0x100_0000).unwrap();
-    assert_eq!(n.m.rdmsr(0, 0xc91 + 2 * k as u32).unwrap(), 0x100_0000);
+    assert_eq!(n.m.rdmsr(0, 0xc91 + 2 * u32::from(k)).unwrap(), 0x100_0000);
 }
 
 /// Nehalem-EX `S_MSR_PMON_SUMMARY` (its guide's Table 2-26): a C-box 4
@@ -959,7 +959,7 @@ fn sbox_occupancy_starts_from_zero() {
     let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
     d.m.inject(0, "sbox", 0, &occ).unwrap();
     let Ctr::General(j) = pr.ctr else { panic!() };
-    let ctl = 0xc50 + 2 * j as u32;
+    let ctl = 0xc50 + 2 * u32::from(j);
     let v = d.m.rdmsr(0, ctl).unwrap();
     d.m.wrmsr(0, ctl, 0).unwrap();
     d.m.wrmsr(0, ctl, v & !program::S_RESET_OCC_CNT).unwrap();

@@ -95,7 +95,7 @@ fn gidnidmap(nodes: &[u8]) -> u32 {
             Some(&n) => n,
             None => 7 - (i - nodes.len()) as u8,
         };
-        m |= (n as u32 & 7) << (3 * i);
+        m |= (u32::from(n) & 7) << (3 * i);
     }
     m
 }
@@ -103,7 +103,7 @@ fn gidnidmap(nodes: &[u8]) -> u32 {
 fn ubox(bus: u8, node: u8, nodes: &[u8]) -> UboxRegs {
     UboxRegs {
         bus,
-        nodeid: node as u32,
+        nodeid: u32::from(node),
         gidnidmap: gidnidmap(nodes),
     }
 }
