@@ -12,6 +12,12 @@
 #   make CLIPPY=1        the same, with clippy's lints
 #   make install         install it into KDIR's kernel: modules_install
 #                        (lib/modules/<release>/updates/), then depmod
+#   make stock           for a distribution's Rust-enabled kernel (Debian
+#                        13's trixie-backports kernel): prepare a tree for
+#                        kernel KVER (default: the running one) in STOCK_KDIR
+#                        (scripts/stock-kdir.sh; minutes, once per kernel),
+#                        then build the module against it
+#   make stock-install   the same, then install it into kernel KVER
 #   make clean           remove the build products (Kbuild's need KDIR)
 #   make check           all tests (host, module builds, guest matrix)
 #   make stress          long fuzz, load/unload and hotplug runs in guests
@@ -45,6 +51,9 @@
 #                  RUSTC=/usr/bin/rustc, else cargo on PATH
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
+# The distribution kernel of `make stock`, and where its tree is prepared.
+KVER ?= $(shell uname -r)
+STOCK_KDIR ?= /usr/src/linux-rust-$(KVER)
 
 # ru_cmdline VAR: non-empty when VAR was given on make's command line (it
 # then reaches Kbuild through MAKEFLAGS, and no default is passed).
@@ -93,7 +102,7 @@ ru_cargo_env := $(if $(wildcard /usr/bin/cargo),RUSTC=$(or $(ru_rustc),rustc))
 # The kernel release of KDIR (empty when it is not a built tree).
 ru_release = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
-.PHONY: all modules install clean ru-kdir check stress selftest demo guest bench test-kernel host-test
+.PHONY: all modules install stock stock-install clean ru-kdir check stress selftest demo guest bench test-kernel host-test
 
 all modules: ru-kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
@@ -102,6 +111,15 @@ all modules: ru-kdir
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules_install
 	/sbin/depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(ru_release)
+
+# The toolchain of a distribution kernel is the distribution's: rustc and
+# bindgen on PATH (RUSTC and BINDGEN on the command line replace them).
+stock:
+	RUSTC=$(or $(ru_rustc),rustc) $(CURDIR)/scripts/stock-kdir.sh --release $(KVER) --dir $(STOCK_KDIR)
+	$(MAKE) KDIR=$(STOCK_KDIR) modules
+
+stock-install: stock
+	$(MAKE) KDIR=$(STOCK_KDIR) install
 
 # The module's objects here are Kbuild's to remove, from the KDIR they were
 # built against: when there are some and KDIR is not a kernel tree, clean
