@@ -11,7 +11,9 @@
 #                        the .ko is for
 #   make CLIPPY=1        the same, with clippy's lints
 #   make install         install it into KDIR's kernel: modules_install
-#                        (lib/modules/<release>/updates/), then depmod
+#                        (lib/modules/<release>/updates/), then depmod;
+#                        signed with SIGN_KEY and SIGN_CERT if given, else
+#                        as KDIR's configuration says when it has the key
 #   make stock           for a distribution's Rust-enabled kernel (Debian
 #                        13's trixie-backports kernel): prepare a tree for
 #                        kernel KVER (default: the running one) in STOCK_KDIR
@@ -108,8 +110,31 @@ all modules: ru-kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
 	@echo "rust_uncore.ko is for kernel $(ru_release) (KDIR=$(KDIR))"
 
+# Signing at install: Kbuild signs with the kernel's own key when KDIR has
+# it (a kernel you built). A distribution's key is not public: then the
+# module is installed unsigned, or signed with SIGN_KEY and SIGN_CERT
+# (DKMS's /var/lib/dkms/mok.key and mok.pub, say), uncompressed.
+ru_conf = $(shell sed -n 's/^$(1)="\{0,1\}\([^"]*\)"\{0,1\}$$/\1/p' $(ru_config) 2>/dev/null)
+ru_sig_all = $(call ru_conf,CONFIG_MODULE_SIG_ALL)
+ru_sig_key = $(call ru_conf,CONFIG_MODULE_SIG_KEY)
+ru_own_key = $(and $(ru_sig_all),$(or $(wildcard $(ru_sig_key)),$(wildcard $(KDIR)/$(ru_sig_key))))
+ru_installed = $(INSTALL_MOD_PATH)/lib/modules/$(ru_release)/updates/rust_uncore.ko
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules_install
+	@if [ -n "$(SIGN_KEY)" ] && { [ ! -f "$(SIGN_KEY)" ] || [ ! -f "$(SIGN_CERT)" ]; }; then \
+		echo "rust_uncore: SIGN_KEY=$(SIGN_KEY) and SIGN_CERT=$(SIGN_CERT) must both be files" >&2; exit 2; \
+	fi
+	rm -f $(ru_installed) $(ru_installed).gz $(ru_installed).xz $(ru_installed).zst
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) \
+		$(if $(or $(SIGN_KEY),$(if $(ru_sig_all),$(if $(ru_own_key),,x))),CONFIG_MODULE_SIG_ALL=) \
+		$(if $(SIGN_KEY),CONFIG_MODULE_COMPRESS_GZIP= CONFIG_MODULE_COMPRESS_XZ= CONFIG_MODULE_COMPRESS_ZSTD=) \
+		modules_install
+ifneq ($(SIGN_KEY),)
+	$(KDIR)/scripts/sign-file $(or $(call ru_conf,CONFIG_MODULE_SIG_HASH),sha256) $(SIGN_KEY) $(SIGN_CERT) $(ru_installed)
+else
+	@if [ -n "$(ru_sig_all)" ] && [ -z "$(ru_own_key)" ]; then \
+		echo "rust_uncore: KDIR has not the kernel's signing key: installed unsigned (with Secure Boot, sign it: SIGN_KEY=, SIGN_CERT=)"; \
+	fi
+endif
 	/sbin/depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) -a $(ru_release)
 
 # The toolchain of a distribution kernel is the distribution's: rustc and
@@ -140,9 +165,9 @@ clean:
 	rm -rf target build
 
 # KDIR must be a kernel build tree with the Rust artifacts the module
-# build links against, among them kernel::ffi, KVec and KBox, which
-# mainline v6.12 lacks (they came in 6.13) and Debian's 6.12.117 has as
-# backports.
+# build links against, among them kernel::ffi, KVec and KBox (which
+# mainline v6.12 lacks and Debian's 6.12.117 has as backports): each
+# missing piece is named.
 ru-kdir:
 	@if [ ! -f "$(KDIR)/Makefile" ] || [ -z "$(ru_config)" ]; then \
 		echo "rust_uncore: KDIR=$(KDIR) is not a configured kernel build tree." >&2; \
@@ -152,12 +177,17 @@ ru-kdir:
 	@if [ ! -f "$(KDIR)/rust/libkernel.rmeta" ]; then \
 		echo "rust_uncore: KDIR=$(KDIR) has no Rust build (rust/libkernel.rmeta):" >&2; \
 		echo "rust_uncore: its kernel is not built with CONFIG_RUST=y, or KDIR is a linux-headers" >&2; \
-		echo "rust_uncore: package, which lacks the Rust artifacts; give KDIR=<the tree the kernel was built in>" >&2; \
+		echo "rust_uncore: package, which lacks the Rust artifacts; give KDIR=<the tree the kernel was built in>," >&2; \
+		echo "rust_uncore: or for a distribution's Rust-enabled kernel (Debian 13's) run make stock" >&2; \
 		exit 2; \
 	fi
 	@if [ ! -f "$(KDIR)/rust/libffi.rmeta" ]; then \
-		echo "rust_uncore: KDIR=$(KDIR) has no kernel::ffi crate (rust/libffi.rmeta): the module" >&2; \
-		echo "rust_uncore: needs a 6.12.y with kernel::ffi, KVec and KBox (Debian's linux-source-6.12 6.12.117 has them)" >&2; \
+		echo "rust_uncore: KDIR=$(KDIR) has no kernel::ffi crate (rust/libffi.rmeta), which the module" >&2; \
+		echo "rust_uncore: needs, with the kernel crate's KVec and KBox (rust/kernel/alloc/kvec.rs)" >&2; \
+		exit 2; \
+	fi
+	@if [ ! -f "$(KDIR)/rust/kernel/alloc/kvec.rs" ]; then \
+		echo "rust_uncore: KDIR=$(KDIR) has no KVec in its kernel crate (rust/kernel/alloc/kvec.rs), which the module needs" >&2; \
 		exit 2; \
 	fi
 

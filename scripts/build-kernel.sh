@@ -16,6 +16,9 @@
 #             for Rust; only `make modules_prepare`: modules compile against
 #             it (without Module.symvers), nothing boots it.
 #   distro-rt the same with Debian's rt-amd64 configuration (PREEMPT_RT).
+# and the distribution kernels of scripts/stock-kernel.sh (stock: Debian
+# 13's own trixie-backports kernel, booted as shipped; stock-rt, unstable:
+# compiled against), prepared in Debian roots with their own toolchains.
 # Every line of the fragments (or, for distro and distro-rt, the lines the
 # variant is for) is checked after olddefconfig.
 #
@@ -26,10 +29,13 @@
 # unchanged key reuses the build; a new build removes the stale builds of
 # the same variant only.
 #
-# Usage: scripts/build-kernel.sh [--variant debug|nodebug|rt|distro|distro-rt] [--print-dir]
-#   --variant V   the variant (default: debug)
+# Usage: scripts/build-kernel.sh [--variant V] [--print-dir|--print-tree|--print-boot]
+#   --variant V   debug (the default), nodebug, rt, distro, distro-rt,
+#                 stock, stock-rt or unstable
 #   --print-dir   only print the build directory for the current inputs
-#                 (the tree is its linux-source-6.12 subdirectory)
+#   --print-tree  only print the kernel tree modules are built against
+#   --print-boot  only print the directory of what a guest boots (bzImage,
+#                 config, intel-uncore.ko: debug, nodebug, rt and stock)
 #   --help        this text
 # It needs the packages and bindgen of scripts/install-deps.sh; on a fresh
 # machine, `make test-kernel VARIANT=V` runs both. The cache directory
@@ -46,11 +52,25 @@ while [ $# -gt 0 ]; do
 	--variant) variant=${2:-}; shift 2 || { echo "build-kernel: --variant needs a value" >&2; exit 2; } ;;
 	--variant=*) variant=${1#--variant=}; shift ;;
 	--print-dir) print_dir=1; shift ;;
+	--print-tree) print_dir=tree; shift ;;
+	--print-boot) print_dir=boot; shift ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "build-kernel: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 
+case "$variant" in
+stock|stock-rt|unstable)
+	case "$print_dir" in
+	0) exec "$here/stock-kernel.sh" --variant "$variant" ;;
+	1) exec "$here/stock-kernel.sh" --variant "$variant" --print-dir ;;
+	tree) exec "$here/stock-kernel.sh" --variant "$variant" --print-tree ;;
+	boot)
+		[ "$variant" = stock ] || { echo "build-kernel: the $variant kernel is not booted" >&2; exit 2; }
+		echo "$("$here/stock-kernel.sh" --variant "$variant" --print-dir)/boot"
+		exit 0 ;;
+	esac ;;
+esac
 src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo none)
 fragments=()
 case "$variant" in
@@ -64,7 +84,7 @@ distro|distro-rt)
 	distro_headers "$flavour" || { echo "build-kernel: no linux-headers-6.12.*-$flavour package known to apt; run scripts/install-deps.sh" >&2; exit 1; }
 	inputs() { echo "config=$DISTRO_PKG $DISTRO_VERSION"; }
 	;;
-*) echo "build-kernel: unknown variant '$variant' (debug, nodebug, rt, distro or distro-rt)" >&2; exit 2 ;;
+*) echo "build-kernel: unknown variant '$variant' (debug, nodebug, rt, distro, distro-rt, stock, stock-rt or unstable)" >&2; exit 2 ;;
 esac
 # The steps that build a tree: bump when they change in a way that changes
 # the trees built (a new variant alone changes no other variant's tree).
@@ -78,10 +98,22 @@ key=$( {
 } | sha256sum | cut -c1-16)
 kdir=$CACHE_DIR/kernel/$variant-$key
 
-if [ "$print_dir" = 1 ]; then
-	echo "$kdir"
-	exit 0
-fi
+case "$print_dir" in
+1) echo "$kdir"; exit 0 ;;
+tree) echo "$kdir/linux-source-6.12"; exit 0 ;;
+boot)
+	case "$variant" in distro*) echo "build-kernel: the $variant kernel is not booted" >&2; exit 2 ;; esac
+	# What a guest boots, under the names every bootable variant has.
+	if [ -f "$kdir/.complete" ] && [ ! -d "$kdir/boot" ]; then
+		mkdir -p "$kdir/boot.tmp"
+		ln -sf ../linux-source-6.12/arch/x86/boot/bzImage "$kdir/boot.tmp/bzImage"
+		ln -sf ../linux-source-6.12/.config "$kdir/boot.tmp/config"
+		ln -sf ../linux-source-6.12/arch/x86/events/intel/intel-uncore.ko "$kdir/boot.tmp/intel-uncore.ko"
+		mv "$kdir/boot.tmp" "$kdir/boot" 2>/dev/null || rm -rf "$kdir/boot.tmp"
+	fi
+	echo "$kdir/boot"
+	exit 0 ;;
+esac
 
 if [ -f "$kdir/.complete" ]; then
 	echo "build-kernel: reusing $kdir"

@@ -17,8 +17,10 @@
 # the kernel's CONFIG_WERROR.
 #
 # Usage: scripts/build-module.sh VARIANT [MAKE_ARGS...]
-#   VARIANT     debug, nodebug, rt, distro or distro-rt (the kernel must be
-#               built already: make test-kernel VARIANT=...)
+#   VARIANT     debug, nodebug, rt, distro, distro-rt, stock, stock-rt or
+#               unstable (the kernel must be built already: make
+#               test-kernel VARIANT=...); the last three are built inside
+#               their Debian root, with its toolchain
 #   MAKE_ARGS   passed to make, e.g. CLIPPY=1
 #   --help      this text
 # The build's output (make -s: warnings and errors) goes to standard error
@@ -30,20 +32,26 @@ here=$(cd "$(dirname "$0")" && pwd)
 # What the module build reads, relative to the repository.
 MODULE_PATHS=(Kbuild Makefile src rust)
 
+variants="debug|nodebug|rt|distro|distro-rt|stock|stock-rt|unstable"
 case "${1:-}" in
-debug|nodebug|rt|distro|distro-rt) variant=$1; shift ;;
+debug|nodebug|rt|distro|distro-rt|stock|stock-rt|unstable) variant=$1; shift ;;
 -h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-*) echo "build-module: usage: $0 debug|nodebug|rt|distro|distro-rt [MAKE_ARGS...] (see --help)" >&2; exit 2 ;;
+*) echo "build-module: usage: $0 $variants [MAKE_ARGS...] (see --help)" >&2; exit 2 ;;
 esac
+# The distribution kernels are built against in their Debian root, with
+# the distribution's toolchain (scripts/stock-kernel.sh).
+inroot=0
+case "$variant" in stock*|unstable) inroot=1 ;; esac
 
 # A fresh machine has neither the toolchain nor the kernels.
 setup_hint="run make test-kernel VARIANT=$variant (scripts/install-deps.sh, then scripts/build-kernel.sh --variant $variant)"
-for tool in "$RUSTC" "$BINDGEN" /usr/bin/clang-19; do
+[ "$inroot" = 1 ] || for tool in "$RUSTC" "$BINDGEN" /usr/bin/clang-19; do
 	[ -x "$tool" ] || { echo "build-module: $tool is missing: $setup_hint" >&2; exit 2; }
 done
-kdir=$("$here/build-kernel.sh" --variant "$variant" --print-dir)/linux-source-6.12 ||
+kdir=$("$here/build-kernel.sh" --variant "$variant" --print-tree) ||
 	{ echo "build-module: cannot name the $variant kernel: $setup_hint" >&2; exit 2; }
-if [ ! -f "$kdir/../.complete" ]; then
+vdir=$("$here/build-kernel.sh" --variant "$variant" --print-dir)
+if [ ! -f "$vdir/.complete" ] || [ ! -f "$kdir/rust/libkernel.rmeta" ]; then
 	echo "build-module: the $variant kernel is not built: $setup_hint" >&2
 	exit 2
 fi
@@ -86,7 +94,15 @@ cp "$new" "$out/.sources"
 flags=("${KMAKE_FLAGS[@]}")
 case "$variant" in distro*) flags+=(KBUILD_MODPOST_WARN=1) ;; esac
 set +e
-make -s -C "$kdir" M="$out" "${flags[@]}" -j"$(nproc)" "$@" modules >"$log" 2>&1
+if [ "$inroot" = 1 ]; then
+	# The root's own tools (rustc, bindgen, clippy-driver on its PATH);
+	# the module's copy is mounted at the same path inside.
+	root=$("$here/build-kernel.sh" --variant "$variant" --print-dir >/dev/null && "$here/stock-kernel.sh" --variant "$variant" --print-root)
+	"$here/in-root.sh" "$root" --bind "$out:$out" -- \
+		make -s -C "${kdir#"$root"}" M="$out" -j"$(nproc)" "$@" modules >"$log" 2>&1
+else
+	make -s -C "$kdir" M="$out" "${flags[@]}" -j"$(nproc)" "$@" modules >"$log" 2>&1
+fi
 rc=$?
 set -e
 cat "$log" >&2

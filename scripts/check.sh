@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs every test: installs what is missing, builds (or reuses) the five
+# Runs every test: installs what is missing, builds (or reuses) the eight
 # kernels of scripts/build-kernel.sh (debug, nodebug, rt, distro,
-# distro-rt),
-# runs the host tests (cargo test) and lint (cargo clippy), builds the
-# module against each kernel (debug with clippy; scripts/build-module.sh),
-# checks the debug module's aliases, builds the guest tools, and runs each
-# guest test in every configuration its `# guest:` lines name. Ends with one line
+# distro-rt; and in Debian roots stock, stock-rt, unstable), runs the host
+# tests (cargo test) and lint (cargo clippy), builds the module against
+# each kernel (debug and the distribution kernels with clippy;
+# scripts/build-module.sh), checks the debug module's aliases, runs the
+# README's commands for the stock kernel in its root
+# (tests/host/stock-readme.sh), builds the guest tools, and runs each guest
+# test in every configuration its `# guest:` lines name. Ends with one line
 # "N passed, N failed" (", N skipped" if any); exits non-zero on failure.
 #
 # A `# guest:` line is a list of words: cpu=MODEL, smp=TOPOLOGY (QEMU's),
 # sim=... or mod=ARGS (module arguments), noload (the test loads the module
-# itself), kernel=nodebug or kernel=rt (boot that kernel; default debug).
+# itself), kernel=nodebug, kernel=rt or kernel=stock (boot that kernel;
+# default debug).
 # Tests sharing a kernel, CPU model and topology share one guest boot; boots
 # run side by side, CHECK_JOBS at a time (default: the number of host CPUs).
 #
-# --guest-only skips the host tests and the distro kernels (and the nodebug
-# and rt ones unless a selected test boots them); --host-only skips the
-# guests.
+# --guest-only skips the host tests and the kernels only compiled against
+# (and the nodebug, rt and stock ones unless a selected test boots them);
+# --host-only skips the guests.
 #
 # Usage: scripts/check.sh [--host-only] [--guest-only] [GUEST_TEST...]
 #   GUEST_TEST   a file of tests/guest/ (at least one `# guest:` line); an
@@ -84,16 +87,16 @@ step "install"
 
 tests=("${only[@]}")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/guest/[0-9]*.sh)
-# The kernels: debug always (the lint build, most boots), nodebug and rt
-# for the host-side builds or a boot that asks for them, the distro ones
-# for the host side.
+# The kernels: debug always (the lint build, most boots), nodebug, rt and
+# stock for the host-side builds or a boot that asks for them, the ones
+# only compiled against for the host side.
 variants=(debug)
-for v in nodebug rt; do
+for v in nodebug rt stock; do
 	if [ "$host" = 1 ] || { [ "$guest" = 1 ] && grep -qE "^# guest:.*(^|[[:space:]])kernel=$v([[:space:]]|\$)" "${tests[@]}"; }; then
 		variants+=("$v")
 	fi
 done
-[ "$host" = 0 ] || variants+=(distro distro-rt)
+[ "$host" = 0 ] || variants+=(distro distro-rt stock-rt unstable)
 declare -A kernel_ok=() module_ok=() kos=()
 for v in "${variants[@]}"; do
 	note "kernel: $v"
@@ -107,7 +110,7 @@ for v in "${variants[@]}"; do
 		fail "kernel $v"
 	fi
 done
-kdir() { echo "$("$here/build-kernel.sh" --variant "$1" --print-dir)/linux-source-6.12"; }
+boot() { "$here/build-kernel.sh" --variant "$1" --print-boot; }
 
 if [ "$host" = 1 ]; then
 	# Host builds are cached with the test kernel, so that a fresh clone
@@ -188,6 +191,9 @@ module_build() {
 	fi
 }
 module_build debug CLIPPY=1
+for v in stock stock-rt unstable; do
+	case " ${variants[*]} " in *" $v "*) module_build "$v" CLIPPY=1 ;; esac
+done
 if [ -n "${module_ok[debug]:-}" ]; then
 	note "module aliases (debug kernel)"
 	out=$(tests/host/modinfo.sh "${kos[debug]}")
@@ -196,8 +202,20 @@ if [ -n "${module_ok[debug]:-}" ]; then
 	while IFS= read -r l; do fail "modinfo: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
 fi
 for v in "${variants[@]}"; do
-	[ "$v" = debug ] || module_build "$v"
+	case "$v" in debug|stock*|unstable) ;; *) module_build "$v" ;; esac
 done
+
+# The README's commands for the stock kernel, in its Debian root: the
+# guests booting it carry what they install.
+if [ -n "${kernel_ok[stock]:-}" ]; then
+	note "README's stock-kernel commands (Debian 13 root)"
+	step "stock README"
+	out=$(tests/host/stock-readme.sh 2>&1)
+	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | sed 's/^/   /'
+	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
+	while IFS= read -r l; do fail "stock README: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
+	[ -n "$(printf '%s\n' "$out" | grep '^ok ')" ] || fail "stock README: no result"
+fi
 
 if [ "$guest" = 1 ]; then
 	note "guest tools"
@@ -216,9 +234,9 @@ if [ "$guest" = 1 ]; then
 	# at a time. A kernel whose module did not build boots nothing.
 	rundir=$(mktemp -d)
 	declare -A unbootable=()
-	for v in debug nodebug rt; do
+	for v in debug nodebug rt stock; do
 		[ -n "${module_ok[$v]:-}" ] || continue
-		"$here/mkinitramfs.sh" "$(kdir "$v")" >/dev/null || { fail "guest initramfs ($v kernel)"; unbootable[$v]=1; }
+		"$here/mkinitramfs.sh" "$(boot "$v")" >/dev/null || { fail "guest initramfs ($v kernel)"; unbootable[$v]=1; }
 	done
 	keys=() bkernel=() bcpu=() bsmp=()
 	per_boot=6

@@ -5,9 +5,10 @@
 # kernel, and prints each script's output and exit status.
 #
 # Usage: scripts/guest.sh [options] --script FILE [--script FILE...]
-#   --kernel K       the test kernel to boot, debug (default), nodebug or rt
-#                    (scripts/build-kernel.sh --variant K), with the module
-#                    built for it: build/K/rust_uncore.ko, made by
+#   --kernel K       the kernel to boot: the test kernels debug (default),
+#                    nodebug or rt, or stock, Debian's own trixie-backports
+#                    kernel (scripts/build-kernel.sh --variant K), with the
+#                    module built for it: build/K/rust_uncore.ko, made by
 #                    scripts/build-module.sh K
 #   --module FILE    load FILE instead of build/K/rust_uncore.ko
 #   --cpu MODEL      QEMU -cpu value (default: SandyBridge,model=45,-hypervisor)
@@ -32,7 +33,9 @@
 #
 # The guest has busybox, perf, the module (/lib/modules/rust_uncore.ko), the
 # kernel's own C driver (/lib/modules/intel-uncore.ko), the test library and
-# tools (/tests). MODARGS is also exported to the script. Between scripts
+# tools and README.md (/tests). On the stock kernel it also has what the
+# README's commands installed in its Debian root (/lib/modules/<release>/,
+# for modprobe). MODARGS is also exported to the script. Between scripts
 # the guest unloads what a script left loaded and brings every CPU online.
 # The tools (tests/tools/*.c, static binaries) are built when missing or
 # older than their source.
@@ -115,19 +118,20 @@ for f in "${files[@]}"; do
 done
 
 case "$kernel" in
-debug|nodebug|rt) ;;
-distro*) echo "guest: the distro kernels are only compiled against, not booted: use debug, nodebug or rt" >&2; exit 2 ;;
-*) echo "guest: unknown kernel '$kernel' (debug, nodebug or rt)" >&2; exit 2 ;;
+debug|nodebug|rt|stock) ;;
+distro*|stock-rt|unstable) echo "guest: the $kernel kernel is only compiled against, not booted: use debug, nodebug, rt or stock" >&2; exit 2 ;;
+*) echo "guest: unknown kernel '$kernel' (debug, nodebug, rt or stock)" >&2; exit 2 ;;
 esac
 # A fresh machine has neither the toolchain nor the kernels.
 setup_hint="run make test-kernel VARIANT=$kernel (scripts/install-deps.sh, then scripts/build-kernel.sh --variant $kernel)"
-for tool in "$RUSTC" "$BINDGEN" /usr/bin/clang-19 /usr/bin/qemu-system-x86_64 /sbin/modinfo; do
+for tool in /usr/bin/qemu-system-x86_64 /sbin/modinfo; do
 	[ -x "$tool" ] || { echo "guest: $tool is missing: $setup_hint" >&2; exit 2; }
 done
-kdir=$("$here/build-kernel.sh" --variant "$kernel" --print-dir)/linux-source-6.12 ||
-	{ echo "guest: cannot name the $kernel test kernel: $setup_hint" >&2; exit 2; }
-[ -f "$kdir/arch/x86/boot/bzImage" ] && [ -f "$kdir/../.complete" ] ||
-	{ echo "guest: no $kernel test kernel: $setup_hint" >&2; exit 2; }
+kdir=$("$here/build-kernel.sh" --variant "$kernel" --print-tree) &&
+	boot=$("$here/build-kernel.sh" --variant "$kernel" --print-boot) ||
+	{ echo "guest: cannot name the $kernel kernel: $setup_hint" >&2; exit 2; }
+[ -f "$boot/bzImage" ] && [ -f "$boot/../.complete" ] ||
+	{ echo "guest: no $kernel kernel: $setup_hint" >&2; exit 2; }
 if [ -n "$module" ]; then
 	ko=$module
 	[ -f "$ko" ] || { echo "guest: no such module: $ko" >&2; exit 2; }
@@ -142,8 +146,7 @@ else
 fi
 # The module must be for this kernel: the vermagic of the kernel's own
 # modules (its C uncore driver, which the guest also carries).
-ref=$kdir/arch/x86/events/intel/intel-uncore.ko
-[ -f "$ref" ] || ref=$kdir/$(sed -n '1s/\.o$/.ko/p' "$kdir/modules.order" 2>/dev/null)
+ref=$boot/intel-uncore.ko
 want=$(/sbin/modinfo -F vermagic "$ref" 2>/dev/null || true)
 got=$(/sbin/modinfo -F vermagic "$ko" 2>/dev/null || true)
 [ -n "$want" ] || { echo "guest: no module of the $kernel kernel to read its vermagic from ($ref)" >&2; exit 2; }
@@ -172,11 +175,11 @@ for src in "$REPO_DIR"/tests/tools/*.c; do
 done
 # kmemleak is off unless asked for, where the kernel has it.
 append="console=ttyS0 loglevel=4 panic=-1 oops=panic nokaslr"
-if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$kdir/.config"; then
+if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$boot/config"; then
 	append="$append kmemleak=on"
 fi
 
-base=$("$here/mkinitramfs.sh" "$kdir")
+base=$("$here/mkinitramfs.sh" "$boot")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -185,6 +188,17 @@ mkdir -p "$work/root/lib/modules" "$work/root/run" "$work/root/tests"
 cp "$ko" "$work/root/lib/modules/"
 cp -r "$REPO_DIR/tests/guest/." "$work/root/tests/"
 cp -r "$REPO_DIR/tests/selftests" "$work/root/tests/"
+cp "$REPO_DIR/README.md" "$work/root/tests/"
+if [ "$kernel" = stock ]; then
+	# What the README's commands installed in the Debian root (check.sh
+	# runs them), without the link to the headers.
+	root=$("$here/stock-kernel.sh" --variant stock --print-root)
+	release=$(cat "$boot/../release")
+	if [ -d "$root/lib/modules/$release" ]; then
+		mkdir -p "$work/root/lib/modules/$release"
+		(cd "$root/lib/modules/$release" && find . -path ./build -prune -o -print | cpio -pdm --quiet "$work/root/lib/modules/$release")
+	fi
+fi
 if [ -d "$CACHE_DIR/guest-tools" ]; then
 	cp -r "$CACHE_DIR/guest-tools/." "$work/root/tests/"
 fi
@@ -204,7 +218,7 @@ cat "$base" "$work/overlay.cpio" >"$work/initrd.cpio"
 log=$work/console.log
 set +e
 timeout --foreground "$timeout" qemu-system-x86_64 -accel "tcg${TCG_OPTS:+,$TCG_OPTS}" -cpu "$cpu" -smp "$smp" -m "$mem" \
-	-nographic -serial mon:stdio -serial "file:$work/results.log" -no-reboot -kernel "$kdir/arch/x86/boot/bzImage" -initrd "$work/initrd.cpio" \
+	-nographic -serial mon:stdio -serial "file:$work/results.log" -no-reboot -kernel "$boot/bzImage" -initrd "$work/initrd.cpio" \
 	-append "$append" \
 	</dev/null >"$log" 2>&1
 qrc=$?

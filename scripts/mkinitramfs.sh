@@ -5,16 +5,16 @@
 # busybox, perf with every library it links, the test kernel's own C uncore
 # driver, and /init. Per-run files are appended by scripts/guest.sh.
 #
-# Usage: scripts/mkinitramfs.sh KERNEL_BUILD_DIR
-#   KERNEL_BUILD_DIR  the linux-source-6.12 tree of a built debug, nodebug or rt
-#                     kernel (scripts/build-kernel.sh --print-dir)
+# Usage: scripts/mkinitramfs.sh BOOT_DIR
+#   BOOT_DIR  what the guest boots: the directory with the kernel's
+#             intel-uncore.ko (scripts/build-kernel.sh --print-boot)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
-kdir=$1
-cuko=$kdir/arch/x86/events/intel/intel-uncore.ko
+boot=$1
+cuko=$boot/intel-uncore.ko
 
-[ -f "$cuko" ] || { echo "mkinitramfs: $cuko is missing (is $kdir a built test kernel?)" >&2; exit 1; }
+[ -f "$cuko" ] || { echo "mkinitramfs: $cuko is missing (is $boot a built kernel's boot directory?)" >&2; exit 1; }
 
 # The key covers every file of the image; the C driver is the one part
 # that differs between kernels. Each kernel variant (the first word of its
@@ -24,7 +24,7 @@ key=$( {
 	cat "$here/guest-init.sh" "$0"
 	sha256sum /bin/busybox /usr/bin/perf "$cuko"
 } | sha256sum | cut -c1-16)
-tag=$(basename "$(dirname "$(cd "$kdir" && pwd)")")
+tag=$(basename "$(dirname "$(cd "$boot" && pwd)")")
 tag=${tag%%-*}
 out=$CACHE_DIR/initramfs/base-$tag-$key.cpio
 if [ -f "$out" ]; then

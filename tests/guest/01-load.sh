@@ -3,7 +3,8 @@
 #
 # The hardware path on every CPU model: the module detects the platform,
 # registers its MSR PMUs (their counters read 0 under QEMU), counts zero,
-# and unloads cleanly, twice.
+# and unloads cleanly, twice. On Debian's stock kernel too, with the same
+# PMUs.
 #
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
@@ -14,6 +15,9 @@
 # guest: noload cpu=Skylake-Client,model=165,-hypervisor smp=4,sockets=1,cores=4
 # guest: noload cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
 # guest: noload cpu=qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor smp=2,sockets=2,cores=1
+# guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=stock noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=stock noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 . /tests/lib.sh
 
 p=$(platform)

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Coexistence with the kernel's own C uncore driver: while intel_uncore
+# Coexistence with the kernel's own C uncore driver (on the stock kernel,
+# Debian's own intel-uncore.ko): while intel_uncore
 # owns the PMU names, rust_uncore refuses to load (EBUSY) with a clear
 # message and registers nothing; once it is gone, rust_uncore loads.
 #
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 
 check "the C driver loads" insmod /lib/modules/intel-uncore.ko

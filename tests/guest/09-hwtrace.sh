@@ -9,7 +9,7 @@
 #
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
-# guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 
 T=/sys/kernel/tracing

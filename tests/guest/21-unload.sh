@@ -11,6 +11,7 @@
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=stock noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 
 T=/sys/kernel/tracing

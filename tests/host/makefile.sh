@@ -38,6 +38,8 @@ fake_kdir() {
 	echo 6.12.99-fake >"$d/include/config/kernel.release"
 	: >"$d/rust/libkernel.rmeta"
 	: >"$d/rust/libffi.rmeta"
+	mkdir -p "$d/rust/kernel/alloc"
+	: >"$d/rust/kernel/alloc/kvec.rs"
 	cat >"$d/Makefile" <<'EOF'
 show = RUSTC=$(RUSTC) HOSTRUSTC=$(HOSTRUSTC) RUSTDOC=$(RUSTDOC) CLIPPY_DRIVER=$(CLIPPY_DRIVER) LLVM=$(LLVM) CLIPPY=$(CLIPPY) M=$(M)
 modules:
@@ -67,6 +69,9 @@ rm "$headers/rust/libkernel.rmeta" "$headers/rust/libffi.rmeta"
 noffi=$tmp/knoffi
 fake_kdir "$noffi" CONFIG_CC_IS_CLANG=y CONFIG_CLANG_VERSION=190107
 rm "$noffi/rust/libffi.rmeta"
+nokvec=$tmp/knokvec
+fake_kdir "$nokvec" CONFIG_CC_IS_CLANG=y CONFIG_CLANG_VERSION=190107
+rm "$nokvec/rust/kernel/alloc/kvec.rs"
 
 src=$tmp/src
 mkdir -p "$src/target" "$src/build"
@@ -145,6 +150,10 @@ has "a linux-headers tree: the reason is given" "$out" "KDIR=$headers has no Rus
 mk KDIR="$noffi"
 t "KDIR without kernel::ffi: make fails" "$rc" 2
 has "KDIR without kernel::ffi: the reason is given" "$out" "no kernel::ffi crate"
+mk KDIR="$nokvec"
+t "KDIR without KVec: make fails" "$rc" 2
+has "KDIR without KVec: what it lacks is named" "$out" "no KVec in its kernel crate \\(rust/kernel/alloc/kvec.rs\\)"
+has "a linux-headers tree: make stock is named" "$(mk KDIR="$headers"; echo "$out")" "run make stock"
 
 mk KDIR="$clang" clean
 t "make clean with a kernel tree" "$rc" 0

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# README.md's commands for Debian 13's stock kernel, run as written: the
+# stock-build block (toolchain, kernel source and headers, make stock, make
+# stock-install) and the stock-dkms block, inside the Debian 13 root of
+# scripts/stock-kernel.sh (where `uname -r` answers with the stock kernel's
+# release), on a copy of the files a clone of the repository has. The
+# installed module stays in the root: the guests booting the stock kernel
+# carry it, and tests/guest/26-stock-readme.sh runs the README's
+# stock-load block with it. TAP.
+#
+# Usage: tests/host/stock-readme.sh
+set -uo pipefail
+. "$(dirname "$0")/tap.sh"
+
+root=$("$repo/scripts/stock-kernel.sh" --variant stock --print-root)
+release=$("$repo/scripts/stock-kernel.sh" --variant stock --print-release)
+if [ ! -f "$root/.complete" ]; then
+	echo "not ok 1 the Debian 13 root exists ($root; scripts/build-kernel.sh --variant stock)"
+	echo "1..1"
+	exit 1
+fi
+# block NAME: the commands of README.md's fenced block after <!-- NAME: ... -->.
+block() {
+	sed -n "/^<!-- $1:/,/^<!-- \\/$1 -->/p" "$repo/README.md" | sed -n '/^```/,/^```/p' | sed '/^```/d'
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/rust_uncore"
+(cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$work/rust_uncore" 2>/dev/null)
+inroot() { "$repo/scripts/in-root.sh" "$root" --bind "$work:/root/work" --cwd /root/work -- "$@"; }
+
+# The build block, as one shell script that stops at the first failure.
+block stock-build >"$work/build.sh"
+if [ ! -s "$work/build.sh" ]; then
+	notok "README.md has a stock-build block"
+else
+	ok "README.md has a stock-build block ($(grep -c . "$work/build.sh") lines)"
+fi
+start=$SECONDS
+if out=$(inroot /bin/bash -e "/root/work/build.sh" 2>&1); then
+	ok "the stock-build commands run in the Debian 13 root ($((SECONDS - start)) s)"
+else
+	notok "the stock-build commands run in the Debian 13 root"
+	printf '%s\n' "$out" | tail -30 | sed 's/^/#   /'
+fi
+# Compressed as the kernel's own modules are (xz on Debian).
+ko=$(ls "$root/lib/modules/$release/updates/rust_uncore.ko"* 2>/dev/null | head -1)
+if [ -n "$ko" ]; then
+	ok "make stock-install put the module in /lib/modules/$release/updates (${ko##*/})"
+else
+	notok "make stock-install put the module in /lib/modules/$release/updates"
+fi
+vm=$(/sbin/modinfo -F vermagic "$ko" 2>/dev/null)
+case "$vm" in
+"$release "*) ok "its vermagic is the stock kernel's ($release)" ;;
+*) notok "its vermagic is the stock kernel's ($release): '${vm:-none}'" ;;
+esac
+if grep -q '^updates/rust_uncore.ko[.a-z]*:' "$root/lib/modules/$release/modules.dep" 2>/dev/null; then
+	ok "depmod lists it for modprobe"
+else
+	notok "depmod lists it for modprobe"
+fi
+
+# DKMS: add, build and install for the stock kernel (reusing the prepared
+# tree), signed with DKMS's key; then removed, so that the module modprobe
+# finds in the guests is make stock-install's.
+block stock-dkms >"$work/dkms.sh"
+start=$SECONDS
+if out=$(inroot /bin/bash -e "/root/work/dkms.sh" 2>&1); then
+	ok "the stock-dkms commands run in the Debian 13 root ($((SECONDS - start)) s)"
+else
+	notok "the stock-dkms commands run in the Debian 13 root"
+	printf '%s\n' "$out" | tail -30 | sed 's/^/#   /'
+fi
+dko=$(ls "$root/lib/modules/$release/updates/dkms/rust_uncore.ko"* 2>/dev/null | head -1)
+if [ -n "$dko" ]; then
+	ok "DKMS installed the module for $release"
+	case "$dko" in *.xz) xz -dc "$dko" >"$work/dkms.ko" ;; *.zst) zstd -qdc "$dko" >"$work/dkms.ko" ;; *) cp "$dko" "$work/dkms.ko" ;; esac
+	if [ -n "$(/sbin/modinfo -F sig_id "$work/dkms.ko" 2>/dev/null)" ]; then
+		ok "DKMS signed it ($(/sbin/modinfo -F signer "$work/dkms.ko"))"
+	else
+		notok "DKMS signed it"
+	fi
+else
+	notok "DKMS installed the module for $release"
+fi
+inroot /bin/sh -c 'dkms remove rust_uncore/0.1 --all >/dev/null 2>&1; rm -rf /usr/src/rust_uncore-0.1; depmod -a '"$release" ||
+	notok "dkms remove"
+echo "1..$tap_n"
+exit "$failed"
