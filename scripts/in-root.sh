@@ -17,6 +17,7 @@ set -euo pipefail
 case "${1:-}" in
 ""|-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; [ -n "${1:-}" ]; exit ;;
 esac
+[ -d "$1" ] || { echo "in-root: no such root: $1" >&2; exit 2; }
 root=$(cd "$1" && pwd)
 shift
 binds=()

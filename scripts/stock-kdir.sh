@@ -34,8 +34,10 @@ dir=""
 print_dir=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--release) release=${2:?--release needs a value}; shift 2 ;;
-	--dir) dir=${2:?--dir needs a value}; shift 2 ;;
+	--release|--dir)
+		[ $# -ge 2 ] || { echo "stock-kdir: $1 needs a value (see --help)" >&2; exit 2; }
+		if [ "$1" = --release ]; then release=$2; else dir=$2; fi
+		shift 2 ;;
 	--print-dir) print_dir=1; shift ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "stock-kdir: unknown option '$1' (see --help)" >&2; exit 2 ;;

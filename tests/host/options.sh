@@ -56,6 +56,24 @@ refused "install-deps.sh: an unknown argument" "unknown argument '--bogus'" scri
 helps "build-module.sh --help" scripts/build-module.sh
 refused "build-module.sh: an unknown variant" "usage: .*debug\|nodebug" scripts/build-module.sh bogus
 
+helps "stock-kernel.sh --help" scripts/stock-kernel.sh "--variant V"
+refused "stock-kernel.sh: an unknown variant" "unknown variant 'bogus'" scripts/stock-kernel.sh --variant bogus
+refused "stock-kernel.sh: an unknown option" "unknown option --bogus" scripts/stock-kernel.sh --bogus
+
+helps "stock-kdir.sh --help" scripts/stock-kdir.sh "--release R"
+refused "stock-kdir.sh: an unknown option" "unknown option '--bogus'" scripts/stock-kdir.sh --bogus
+refused "stock-kdir.sh: --release without its value" "--release needs a value" scripts/stock-kdir.sh --release
+run scripts/stock-kdir.sh --release 0.0.0-none --dir /nonexistent/tree
+if [ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q 'install linux-headers-0.0.0-none'; then
+	ok "stock-kdir.sh: a kernel without headers names the package to install"
+else
+	notok "stock-kdir.sh: a kernel without headers names the package to install"
+	printf '%s\n' "$out" | head -3 | sed 's/^/#   /'
+fi
+
+helps "in-root.sh --help" scripts/in-root.sh "--bind DIR:PATH"
+refused "in-root.sh: a missing root" "no such root: /nonexistent/root" scripts/in-root.sh /nonexistent/root -- true
+
 helps "demo.sh --help" scripts/demo.sh "--sim"
 refused "demo.sh: an unknown option" "unknown option '--bogus'" scripts/demo.sh --bogus
 refused "demo.sh: an option without its value" "--sim needs a value" scripts/demo.sh --sim
