@@ -137,8 +137,12 @@ if [ ! -f "$root/.complete" ]; then
 			echo "deb $MIRROR $suite main"
 		fi
 	} | "${sudo[@]}" tee "$root/etc/apt/sources.list" >/dev/null
-	printf '%s\n' 'APT::Get::Assume-Yes "true";' 'APT::Install-Recommends "false";' 'Acquire::Retries "3";' |
-		"${sudo[@]}" tee "$root/etc/apt/apt.conf.d/90rust-uncore" >/dev/null
+	# sid's Release file carries a Valid-Until date, which a mirror that
+	# lags can pass: the packages are what was published, so take them.
+	{
+		printf '%s\n' 'APT::Get::Assume-Yes "true";' 'APT::Install-Recommends "false";' 'Acquire::Retries "3";'
+		[ "$suite" != sid ] || echo 'Acquire::Check-Valid-Until "false";'
+	} | "${sudo[@]}" tee "$root/etc/apt/apt.conf.d/90rust-uncore" >/dev/null
 	# `uname -r` in the root answers with the stock kernel's release, as on
 	# a machine running it; the rest of uname is the real one.
 	echo "$release_amd64" | "${sudo[@]}" tee "$root/etc/rust-uncore-release" >/dev/null

@@ -114,8 +114,9 @@ impl Core {
         let r = (|| -> Result {
             for _ in 0..rounds {
                 let n = sim.change(pkg, |m| m.inject(pkg, t.name, index, occ));
-                if n.map_err(|_| EINVAL)? > 0 {
-                    out.want += occ.cycles.saturating_mul(u64::from(occ.inc));
+                if n.map_err(super::sim::model_errno)? > 0 {
+                    let step = occ.cycles.saturating_mul(u64::from(occ.inc.max(1)));
+                    out.want = out.want.checked_add(step).ok_or(ERANGE)?;
                 }
                 let got = AtomicI64::new(0);
                 let came = AtomicBool::new(false);

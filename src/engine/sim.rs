@@ -41,7 +41,8 @@
 //!   NMI context while the collector held the box's and the model's locks.
 use super::backend::{Backend, ACCESS_NAMES};
 use super::Core;
-use crate::hw::model::{Occurrence, Props};
+use crate::hw::model::input::{self, InputError, Line};
+use crate::hw::model::ModelError;
 use crate::hw::terms::parse_number;
 use crate::sys::debugfs::{DebugfsOps, Dir, Writer};
 use core::fmt::Write;
@@ -93,88 +94,35 @@ fn num(v: &str) -> Result<u64> {
     parse_number(v).ok_or(EINVAL)
 }
 
-/// A parsed `inject` or `selftest` line.
-struct Line<'a> {
-    pmus: Option<&'a str>,
-    socket: usize,
-    occ: Occurrence,
-    have_event: bool,
-    config: Option<u64>,
-    rounds: u32,
-    /// `programmed=1`: every enabled counter counts, whatever its event.
-    programmed: bool,
-}
-
-/// Parses the keys of an `inject` or `selftest` line.
-fn parse_line(line: &str) -> Result<Line<'_>> {
-    let mut l = Line {
-        pmus: None,
-        socket: 0,
-        occ: Occurrence {
-            cycles: 1,
-            inc: 1,
-            ..Occurrence::default()
-        },
-        have_event: false,
-        config: None,
-        rounds: 1,
-        programmed: false,
-    };
-    for kv in line.split_whitespace() {
-        let (k, v) = kv.split_once('=').ok_or(EINVAL)?;
-        let occ = &mut l.occ;
-        let p: &mut Props = &mut occ.props;
-        match k {
-            "pmu" => l.pmus = Some(v),
-            "socket" => l.socket = small(v)?,
-            "event" => {
-                occ.event = small(v)?;
-                l.have_event = true;
-            }
-            "umask" => occ.umask = small(v)?,
-            "count" => occ.cycles = num(v)?,
-            "inc" => occ.inc = small(v)?,
-            "tid" => p.tid = Some(small(v)?),
-            "nid" => p.nid = Some(small(v)?),
-            "state" => p.state = Some(small(v)?),
-            "opc" => p.opc = Some(small(v)?),
-            "freq" => p.freq = Some(small(v)?),
-            "occ_sel" => p.occ_sel = Some(small(v)?),
-            "packet" => p.packet = Some(num(v)?),
-            "counter" => p.counter = Some(small(v)?),
-            "sub" => p.sub = Some(num(v)?),
-            "config" => l.config = Some(num(v)?),
-            "rounds" => l.rounds = small(v)?,
-            "programmed" => {
-                l.programmed = num(v)? != 0;
-                l.have_event |= l.programmed;
-            }
-            _ => {
-                crate::sys::pr_dbg!("rust_uncore: sim: unknown key {}\n", k);
-                return Err(EINVAL);
-            }
-        }
+/// The errno of a refused line.
+fn errno(e: InputError) -> Error {
+    match e {
+        InputError::Invalid => EINVAL,
+        InputError::Range => ERANGE,
     }
-    Ok(l)
 }
 
-/// A number that must fit `T`.
-fn small<T: TryFrom<u64>>(v: &str) -> Result<T> {
-    T::try_from(num(v)?).map_err(|_| ERANGE)
+/// The errno of a step the model refused.
+pub(super) fn model_errno(e: ModelError) -> Error {
+    match e {
+        ModelError::Range => ERANGE,
+        _ => EINVAL,
+    }
+}
+
+/// Parses the keys of an `inject` or `selftest` line (`hw::model::input`).
+fn parse_line(line: &str) -> Result<Line<'_>> {
+    input::parse_line(line).map_err(|(e, key)| {
+        if let Some(k) = key {
+            crate::sys::pr_dbg!("sim: unknown key {}\n", k);
+        }
+        errno(e)
+    })
 }
 
 /// Parses `pmu=<name> [socket=<n>]`.
 fn parse_target(line: &str) -> Result<(&str, usize)> {
-    let mut pmu = None;
-    let mut socket = 0usize;
-    for kv in line.split_whitespace() {
-        match kv.split_once('=').ok_or(EINVAL)? {
-            ("pmu", v) => pmu = Some(v),
-            ("socket", v) => socket = small(v)?,
-            _ => return Err(EINVAL),
-        }
-    }
-    Ok((pmu.ok_or(EINVAL)?, socket))
+    input::parse_target(line).map_err(errno)
 }
 
 impl Core {
@@ -199,22 +147,19 @@ impl Core {
         if !l.have_event || socket >= self.ctx.packages {
             return Err(EINVAL);
         }
-        // One step must not move a counter by a whole wrap: the driver would
-        // see it as nothing (nor would any hardware, whose counters cannot
-        // advance that far between two polls).
-        let amount = l.occ.cycles.saturating_mul(u64::from(l.occ.inc));
+        // One step must not move a counter by a whole wrap.
+        let amount = l.amount();
         for name in names.split(',') {
             let t = self.pmu(name)?.ops().box_type();
             let bits = t.fixed.map_or(t.ctr_bits, |f| f.bits.min(t.ctr_bits));
-            if amount > crate::hw::bits::low_mask(u32::from(bits)) {
+            l.check_step(bits).inspect_err(|_| {
                 crate::sys::pr_dbg!(
-                    "rust_uncore: sim: {} occurrences exceed {}'s {}-bit counters\n",
+                    "sim: {} occurrences exceed {}'s {}-bit counters\n",
                     amount,
                     name,
                     bits
                 );
-                return Err(ERANGE);
-            }
+            }).map_err(errno)?;
         }
         // Several PMUs (comma-separated) see the occurrence at once, before
         // any PMI is delivered.
@@ -228,7 +173,7 @@ impl Core {
                 } else {
                     m.inject(socket, t.name, index, &l.occ)
                 }
-                .map_err(|_| EINVAL)?;
+                .map_err(model_errno)?;
             }
             Ok(m.take_pmi(socket))
         })?;
@@ -271,7 +216,7 @@ impl Core {
         let p = self.pmu(name)?;
         let t = p.ops().box_type();
         if !super::is_pci(t) {
-            crate::sys::pr_dbg!("rust_uncore: sim: {} is no PCI or MMIO box\n", name);
+            crate::sys::pr_dbg!("sim: {} is no PCI or MMIO box\n", name);
             return Err(EINVAL);
         }
         Ok(crate::hw::pci::Role::Box {
@@ -320,6 +265,12 @@ impl Core {
         if !l.have_event || l.socket >= self.ctx.packages {
             return Err(EINVAL);
         }
+        // As for `inject`: each round one step within a wrap, and the
+        // total within a perf count.
+        let t = p.ops().box_type();
+        l.check_step(t.fixed.map_or(t.ctr_bits, |f| f.bits.min(t.ctr_bits)))
+            .map_err(errno)?;
+        l.selftest_total().map_err(errno)?;
         let o = self.nmi_read_test(p, l.socket, config, &l.occ, l.rounds)?;
         use core::sync::atomic::Ordering::Relaxed;
         let s = &self.ctx.stats;

@@ -28,7 +28,7 @@
 //!   occurrence's attribute set `sub` (in the control field's position).
 
 use super::regs::{group_first, skl_bits, u};
-use super::{Family, ModelBox, Socket};
+use super::{Family, ModelBox, ModelError, Socket};
 use crate::hw::bits::{bit, low_mask};
 use crate::hw::desc::PlatformId;
 use crate::hw::encode::zdp_layout;
@@ -138,19 +138,39 @@ fn umask_ok(ctl: u64, o: &Occurrence) -> bool {
     o.umask == 0 || ((ctl >> 8) & 0xff) as u8 & o.umask != 0
 }
 
+/// Whether `n` fits one step of a counter `width` bits wide: a step of a
+/// whole wrap or more would be seen as nothing (the counters of no
+/// hardware advance that far between two reads).
+fn fits(n: u64, width: u8) -> Result<(), ModelError> {
+    if n > low_mask(u32::from(width)) {
+        return Err(ModelError::Range);
+    }
+    Ok(())
+}
+
 /// Counts `n` on every counter of box `k` that is enabled (and on its
 /// fixed counter when enabled): the events the counters are programmed for
-/// occurred `n` times, whatever they are. Returns how many counters counted.
-pub(super) fn inject_programmed(p: PlatformId, sock: &mut Socket, k: usize, n: u64) -> u32 {
+/// occurred `n` times, whatever they are. Returns how many counters
+/// counted; refuses (changing nothing) an `n` of a counter's whole wrap.
+pub(super) fn inject_programmed(
+    p: PlatformId,
+    sock: &mut Socket,
+    k: usize,
+    n: u64,
+) -> Result<u32, ModelError> {
     let b = sock.boxes[k];
     let mut hits = 0;
+    fits(n, b.width)?;
+    if b.has_fixed && fixed_enabled(p, sock, &b) {
+        fits(n, b.fixed_width)?;
+    }
     if b.family == Family::SklImc {
         for j in 0..b.n as usize {
             let c = &mut sock.boxes[k].ctrs[j];
-            c.value = (c.value + n) & low_mask(u32::from(b.width));
+            c.value = c.value.wrapping_add(n) & low_mask(u32::from(b.width));
             hits += 1;
         }
-        return hits;
+        return Ok(hits);
     }
     for j in 0..b.n as usize {
         if counter_enabled(p, sock, &b, j) {
@@ -162,11 +182,18 @@ pub(super) fn inject_programmed(p: PlatformId, sock: &mut Socket, k: usize, n: u
         add(p, sock, k, None, n);
         hits += 1;
     }
-    hits
+    Ok(hits)
 }
 
 /// Injects `o` into box `k` of `sock`; returns how many counters counted.
-pub(super) fn inject(p: PlatformId, sock: &mut Socket, k: usize, o: &Occurrence) -> u32 {
+/// Refuses (changing nothing) an occurrence that would move a counter by a
+/// whole wrap in one step.
+pub(super) fn inject(
+    p: PlatformId,
+    sock: &mut Socket,
+    k: usize,
+    o: &Occurrence,
+) -> Result<u32, ModelError> {
     let b = sock.boxes[k];
     let ty = platforms::by_id(p)
         .types
@@ -176,22 +203,27 @@ pub(super) fn inject(p: PlatformId, sock: &mut Socket, k: usize, o: &Occurrence)
     if o.event == 0xff && b.has_fixed {
         if fixed_enabled(p, sock, &b) {
             let n = o.cycles;
+            fits(n, b.fixed_width)?;
             add(p, sock, k, None, n);
             hits += 1;
         }
-        return hits;
+        return Ok(hits);
     }
     if b.family == Family::SklImc {
         // Free-running: event k (1-based) is counter k - 1.
         let j = o.event as usize;
         if (1..=b.n as usize).contains(&j) {
+            let n = o.cycles.saturating_mul(inc_of(o));
+            fits(n, b.width)?;
             let c = &mut sock.boxes[k].ctrs[j - 1];
-            c.value = (c.value + o.cycles.saturating_mul(inc_of(o))) & low_mask(u32::from(b.width));
+            c.value = c.value.wrapping_add(n) & low_mask(u32::from(b.width));
             hits += 1;
         }
-        return hits;
+        return Ok(hits);
     }
-    for j in 0..b.n as usize {
+    // What each counter counts, all checked before any counts.
+    let mut steps = [None; super::MAX_CTRS];
+    for (j, step) in steps.iter_mut().enumerate().take(b.n as usize) {
         if !counter_enabled(p, sock, &b, j) {
             continue;
         }
@@ -200,18 +232,27 @@ pub(super) fn inject(p: PlatformId, sock: &mut Socket, k: usize, o: &Occurrence)
             // An S-box queue occupancy event adds the occupancy on top of
             // what its subcounter kept (0 after `reset_occ_cnt`), which then
             // keeps this occupancy.
+            let mut occ = None;
             if b.family == Family::NhmBox && ty == "sbox" && S_OCCUPANCY.contains(&o.event) {
-                let occ = inc_of(o).saturating_add(u64::from(b.occ[j]));
-                n = o.cycles.saturating_mul(occ);
-                sock.boxes[k].occ[j] = (inc_of(o) & 0x7f) as u8;
+                let total = inc_of(o).saturating_add(u64::from(b.occ[j]));
+                n = o.cycles.saturating_mul(total);
+                occ = Some((inc_of(o) & 0x7f) as u8);
             }
-            if n > 0 {
-                add(p, sock, k, Some(j), n);
-            }
-            hits += 1;
+            fits(n, b.width)?;
+            *step = Some((n, occ));
         }
     }
-    hits
+    for (j, step) in steps.iter().enumerate() {
+        let Some((n, occ)) = *step else { continue };
+        if let Some(occ) = occ {
+            sock.boxes[k].occ[j] = occ;
+        }
+        if n > 0 {
+            add(p, sock, k, Some(j), n);
+        }
+        hits += 1;
+    }
+    Ok(hits)
 }
 
 /// Whether counter `j` of `b` is enabled through the whole hierarchy.
@@ -337,13 +378,16 @@ fn cbox_filter(p: PlatformId, b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
     if ctl & bit(19) != 0 && o.props.tid.map(u64::from) != Some(tid) {
         return false;
     }
+    // A bit number past the register's bits is a state (node) the filter
+    // cannot select.
+    let has = |field: u64, b: u8| 1u64.checked_shl(u32::from(b)).is_some_and(|m| field & m != 0);
     if let Some(s) = o.props.state {
-        if state & (1 << s) == 0 {
+        if !has(state, s) {
             return false;
         }
     }
     if let Some(n) = o.props.nid {
-        if nid & (1 << n) == 0 {
+        if !has(nid, n) {
             return false;
         }
     }

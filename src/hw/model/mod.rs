@@ -16,6 +16,7 @@
 //! The model is plain data (zero is its reset state) and never allocates.
 
 pub mod count;
+pub mod input;
 mod regs;
 
 pub use count::{Occurrence, Props};
@@ -74,7 +75,7 @@ pub enum Family {
 }
 
 /// One PMON box of the model.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModelBox {
     /// Behaviour.
     pub family: Family,
@@ -127,7 +128,7 @@ impl Default for ModelBox {
 }
 
 /// One socket.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Socket {
     /// Boxes.
     pub boxes: [ModelBox; MAX_BOXES],
@@ -176,10 +177,12 @@ pub enum ModelError {
     NoBox,
     /// An address no register of the model has (a `#GP` on hardware).
     NoRegister,
+    /// A step that would move a counter by a whole wrap or more.
+    Range,
 }
 
 /// The model of one platform.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Model {
     /// The platform.
     pub platform: PlatformId,
@@ -363,7 +366,7 @@ impl Model {
         let b = self.find_box(ty, index)?;
         let p = self.platform;
         let sock = self.socket_mut(s)?;
-        Ok(count::inject(p, sock, b, occ))
+        count::inject(p, sock, b, occ)
     }
 
     /// Counts `n` on every enabled counter of box `index` of type `ty` on
@@ -380,7 +383,7 @@ impl Model {
         let b = self.find_box(ty, index)?;
         let p = self.platform;
         let sock = self.socket_mut(s)?;
-        Ok(count::inject_programmed(p, sock, b, n))
+        count::inject_programmed(p, sock, b, n)
     }
 
     /// Reads the counter at MSR `ctr` of socket `s` with its overflow status

@@ -967,3 +967,178 @@ fn sbox_occupancy_starts_from_zero() {
     d.m.inject(0, "sbox", 0, &occ).unwrap();
     assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 600);
 }
+
+/// A C-box STATE (NID) filter bit number past the register (the
+/// simulation's `state=64`, `nid=200`) is a state (node) the filter cannot
+/// select: not counted, and no shift overflow.
+#[test]
+fn cbox_filter_bit_numbers_past_the_register_do_not_count() {
+    for p in [PlatformId::SandyBridgeEp, PlatformId::IvyBridgeEp] {
+        let pl = crate::hw::platforms::by_id(p);
+        let t = pl.box_type("cbox").unwrap();
+        // LLC_LOOKUP (0x34) with every state selected; with every node
+        // (umask 0x41, the NID-filtered lookups).
+        for (config, filter, umask) in [(0x0334, "filter_state", 0x03), (0x4134, "filter_nid", 0x41)] {
+            let mut attr = Attr::config(config);
+            crate::hw::terms::apply(t.format(filter).unwrap(), !0, &mut attr);
+            let mut d = Drv::new(p, 1);
+            let mut sh = Shared::default();
+            let pr = program(&mut d, t, 0, attr, &mut sh);
+            let base = Occurrence::simple(0x34, umask, 10);
+            // An in-range bit counts: the filter is on.
+            let before = d.read(t, 0, pr.ctr);
+            let props = if filter == "filter_state" {
+                Props { state: Some(0), ..Props::default() }
+            } else {
+                Props { nid: Some(0), ..Props::default() }
+            };
+            d.m.inject(0, "cbox", 0, &Occurrence { props, ..base }).unwrap();
+            assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 10, "{:?} {}", p, filter);
+            for bitno in [64u8, 100, 255] {
+                let props = if filter == "filter_state" {
+                    Props { state: Some(bitno), ..Props::default() }
+                } else {
+                    Props { nid: Some(bitno), ..Props::default() }
+                };
+                let before = d.read(t, 0, pr.ctr);
+                d.m.inject(0, "cbox", 0, &Occurrence { props, ..base }).unwrap();
+                assert_eq!(d.read(t, 0, pr.ctr), before, "{:?} {} bit {}", p, filter, bitno);
+            }
+        }
+    }
+}
+
+/// A step of a whole wrap or more is refused and changes nothing, on every
+/// path that counts: the Skylake IMC's free-running counters (where a
+/// 64-bit sum overflowed), programmed injections, fixed counters, and the
+/// S-box occupancy events whose increment adds the kept occupancy.
+#[test]
+fn steps_of_a_whole_wrap_are_refused() {
+    let mut m = Model::new(PlatformId::Skylake, 1);
+    let before = m.mmio_read(0, 0x5050).unwrap();
+    let huge = Occurrence {
+        inc: 2,
+        ..Occurrence::simple(1, 0, u64::MAX)
+    };
+    assert_eq!(m.inject(0, "imc", 0, &huge), Err(ModelError::Range));
+    assert_eq!(m.inject_programmed(0, "imc", 0, u64::MAX), Err(ModelError::Range));
+    assert_eq!(m.mmio_read(0, 0x5050).unwrap(), before);
+    // A step just below a wrap counts and wraps as modular arithmetic.
+    let near = Occurrence::simple(1, 0, (1 << 32) - 1);
+    assert_eq!(m.inject(0, "imc", 0, &near), Ok(1));
+    assert_eq!(m.inject(0, "imc", 0, &near), Ok(1));
+
+    // S-box occupancy: 2^40 cycles of 127 entries exceed the 48-bit counter.
+    let p = crate::hw::platforms::nhmex::WSMEX;
+    let t = p.box_type("sbox").unwrap();
+    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut sh = Shared::default();
+    let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
+    // 127 entries for one cycle: the subcounter keeps 127. Then one entry
+    // for 2^47 cycles is within a wrap, but with the kept 127 on top of
+    // each cycle's it is 2^54.
+    let full = Occurrence {
+        inc: 127,
+        ..Occurrence::simple(0x0a, 0, 1)
+    };
+    assert_eq!(d.m.inject(0, "sbox", 0, &full), Ok(1));
+    let before = d.read(t, 0, pr.ctr);
+    let occ = Occurrence::simple(0x0a, 0, 1 << 47);
+    assert_eq!(d.m.inject(0, "sbox", 0, &occ), Err(ModelError::Range));
+    assert_eq!(d.read(t, 0, pr.ctr), before);
+}
+
+mod text {
+    //! The simulation's text input, any of it, through the parser and the
+    //! step checks into the model.
+
+    use super::*;
+    use crate::hw::model::input::{parse_line, InputError};
+    use proptest::prelude::*;
+    use std::string::String;
+    use std::vec::Vec;
+
+    const KEYS: [&str; 18] = [
+        "pmu", "socket", "event", "umask", "count", "inc", "tid", "nid", "state", "opc", "freq",
+        "occ_sel", "packet", "counter", "sub", "config", "rounds", "programmed",
+    ];
+
+    fn key() -> impl Strategy<Value = &'static str> {
+        prop_oneof![
+            20 => (0usize..KEYS.len()).prop_map(|k| KEYS[k]),
+            1 => Just("bogus"),
+            1 => Just(""),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => (0u64..300).prop_map(|v| std::format!("{}", v)),
+            2 => any::<u64>().prop_map(|v| std::format!("{:#x}", v)),
+            2 => (0u32..64).prop_map(|b| std::format!("{}", 1u64 << b)),
+            1 => Just(String::from("18446744073709551615")),
+            1 => Just(String::from("18446744073709551616")),
+            1 => Just(String::from("-1")),
+            1 => "[a-z0-9,_]{0,8}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// Any line, on every box type of every platform with an event
+        /// programmed the driver's way: parsed, checked as the engine
+        /// checks it (one step within a wrap, the self-test's total within
+        /// a perf count), and given to the model, which counts it or
+        /// refuses it with a reason, never panicking; what it refuses
+        /// changes nothing.
+        #[test]
+        fn any_text_reaches_the_model(bi in 0usize..16,
+                                      words in proptest::collection::vec((key(), value()), 0..8),
+                                      junk in proptest::option::weighted(0.1, "[ -~]{0,20}"),
+                                      matching in any::<bool>()) {
+            let mut text: Vec<String> = words.iter().map(|(k, v)| std::format!("{}={}", k, v)).collect();
+            text.extend(junk);
+            let line = text.join(" ");
+            let parsed = parse_line(&line);
+            let Ok(mut l) = parsed else {
+                // A refusal says why: invalid, or a number out of range.
+                let (e, _) = parsed.unwrap_err();
+                prop_assert!(matches!(e, InputError::Invalid | InputError::Range));
+                return Ok(());
+            };
+            let _ = l.selftest_total();
+            for p in crate::hw::platforms::ALL {
+                for t in p.types.iter().filter(|t| t.num_boxes > 0) {
+                    let i = bi % t.num_boxes as usize;
+                    let bits = t.fixed.map_or(t.ctr_bits, |f| f.bits.min(t.ctr_bits));
+                    if l.check_step(bits).is_err() {
+                        continue;
+                    }
+                    let mut d = Drv::new(p.id, 1);
+                    let mut sh = Shared::default();
+                    let (attr, occ) = sample(t);
+                    let pr = program(&mut d, t, i, attr, &mut sh);
+                    // Half the time, the event the counter is programmed
+                    // for, so that the filters and the counting see the
+                    // line's properties.
+                    if matching {
+                        l.occ.event = occ.event;
+                        l.occ.umask = occ.umask;
+                    }
+                    let before = d.m;
+                    let r = if l.programmed {
+                        d.m.inject_programmed(0, t.name, i as u8, l.amount())
+                    } else {
+                        d.m.inject(0, t.name, i as u8, &l.occ)
+                    };
+                    if r.is_err() {
+                        prop_assert_eq!(d.m, before);
+                    }
+                    // The driver's read after it.
+                    let _ = d.read(t, i, pr.ctr);
+                }
+            }
+        }
+    }
+}
