@@ -221,7 +221,9 @@ impl BoxState {
             return;
         }
         if !matches!(c.ctr, Ctr::Free(_)) {
-            let ops = program::event_disable(self.ty, self.index, c.ctr, c.ctl);
+            // A group frozen by pmu_disable stays frozen (run key 0).
+            let frozen = inner.applied == Some(0);
+            let ops = program::event_disable(self.ty, self.index, c.ctr, c.ctl, frozen);
             // A failed write leaves the counter running; its count is still
             // taken below, and the next start reprograms it.
             let _ = self.ctx.exec(self.pkg, self.ty, self.index, &ops);

@@ -152,14 +152,16 @@ impl Core {
         for name in names.split(',') {
             let t = self.pmu(name)?.ops().box_type();
             let bits = t.fixed.map_or(t.ctr_bits, |f| f.bits.min(t.ctr_bits));
-            l.check_step(bits).inspect_err(|_| {
-                crate::sys::pr_dbg!(
-                    "sim: {} occurrences exceed {}'s {}-bit counters\n",
-                    amount,
-                    name,
-                    bits
-                );
-            }).map_err(errno)?;
+            l.check_step(bits)
+                .inspect_err(|_| {
+                    crate::sys::pr_dbg!(
+                        "sim: {} occurrences exceed {}'s {}-bit counters\n",
+                        amount,
+                        name,
+                        bits
+                    );
+                })
+                .map_err(errno)?;
         }
         // Several PMUs (comma-separated) see the occurrence at once, before
         // any PMI is delivered.

@@ -584,14 +584,30 @@ pub fn read_value(t: &BoxType, c: Ctr, raw: u64) -> u64 {
 /// Operations that stop counter `c` of box `i` (its control keeps the event
 /// for SNB-EP-style boxes, as the Linux driver does, and is cleared
 /// elsewhere).
-pub fn event_disable(t: &BoxType, i: usize, c: Ctr, ctl: u64) -> Ops {
+///
+/// A Xeon 7100/7400 counter shares its MSR with its control: clearing the
+/// control is a read-modify-write that writes back the count it read. The
+/// counter is frozen around it (`MSR_EMON_L3_GL_CTL`, this counter
+/// selected), so that the count cannot move between the two accesses: no
+/// increment is lost, and no lock-free observer can see a count that the
+/// write then takes back. It is unfrozen after, unless `group_frozen` (the
+/// group was frozen, and stays so).
+pub fn event_disable(t: &BoxType, i: usize, c: Ctr, ctl: u64, group_frozen: bool) -> Ops {
     let mut ops = Ops::default();
     let Some(addr) = control_addr(t, i, c) else {
         return ops;
     };
     match (c, t.space) {
         (Ctr::Fixed, _) => ops.write(addr, 0),
-        (_, Space::Combined { base }) => ops.push(Op::WriteControlHalf(base + general_index(c), 0)),
+        (_, Space::Combined { base }) => {
+            let j = base + general_index(c);
+            let sel = (1u64 << ((j - l3::CTR_CTL0) & 7)) << l3_global::SELECT_SHIFT;
+            ops.write(Addr::Msr(l3::GL_CTL), sel | l3_global::FREEZE);
+            ops.push(Op::WriteControlHalf(j, 0));
+            if !group_frozen {
+                ops.write(Addr::Msr(l3::GL_CTL), sel | l3_global::UNFREEZE);
+            }
+        }
         _ => ops.write(addr, if t.enable == Enable::Bit22 { ctl } else { 0 }),
     }
     ops

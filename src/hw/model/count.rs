@@ -380,7 +380,10 @@ fn cbox_filter(p: PlatformId, b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
     }
     // A bit number past the register's bits is a state (node) the filter
     // cannot select.
-    let has = |field: u64, b: u8| 1u64.checked_shl(u32::from(b)).is_some_and(|m| field & m != 0);
+    let has = |field: u64, b: u8| {
+        1u64.checked_shl(u32::from(b))
+            .is_some_and(|m| field & m != 0)
+    };
     if let Some(s) = o.props.state {
         if !has(state, s) {
             return false;

@@ -978,7 +978,9 @@ fn cbox_filter_bit_numbers_past_the_register_do_not_count() {
         let t = pl.box_type("cbox").unwrap();
         // LLC_LOOKUP (0x34) with every state selected; with every node
         // (umask 0x41, the NID-filtered lookups).
-        for (config, filter, umask) in [(0x0334, "filter_state", 0x03), (0x4134, "filter_nid", 0x41)] {
+        for (config, filter, umask) in
+            [(0x0334, "filter_state", 0x03), (0x4134, "filter_nid", 0x41)]
+        {
             let mut attr = Attr::config(config);
             crate::hw::terms::apply(t.format(filter).unwrap(), !0, &mut attr);
             let mut d = Drv::new(p, 1);
@@ -988,21 +990,48 @@ fn cbox_filter_bit_numbers_past_the_register_do_not_count() {
             // An in-range bit counts: the filter is on.
             let before = d.read(t, 0, pr.ctr);
             let props = if filter == "filter_state" {
-                Props { state: Some(0), ..Props::default() }
+                Props {
+                    state: Some(0),
+                    ..Props::default()
+                }
             } else {
-                Props { nid: Some(0), ..Props::default() }
+                Props {
+                    nid: Some(0),
+                    ..Props::default()
+                }
             };
-            d.m.inject(0, "cbox", 0, &Occurrence { props, ..base }).unwrap();
-            assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 10, "{:?} {}", p, filter);
+            d.m.inject(0, "cbox", 0, &Occurrence { props, ..base })
+                .unwrap();
+            assert_eq!(
+                delta(before, d.read(t, 0, pr.ctr), pr.width),
+                10,
+                "{:?} {}",
+                p,
+                filter
+            );
             for bitno in [64u8, 100, 255] {
                 let props = if filter == "filter_state" {
-                    Props { state: Some(bitno), ..Props::default() }
+                    Props {
+                        state: Some(bitno),
+                        ..Props::default()
+                    }
                 } else {
-                    Props { nid: Some(bitno), ..Props::default() }
+                    Props {
+                        nid: Some(bitno),
+                        ..Props::default()
+                    }
                 };
                 let before = d.read(t, 0, pr.ctr);
-                d.m.inject(0, "cbox", 0, &Occurrence { props, ..base }).unwrap();
-                assert_eq!(d.read(t, 0, pr.ctr), before, "{:?} {} bit {}", p, filter, bitno);
+                d.m.inject(0, "cbox", 0, &Occurrence { props, ..base })
+                    .unwrap();
+                assert_eq!(
+                    d.read(t, 0, pr.ctr),
+                    before,
+                    "{:?} {} bit {}",
+                    p,
+                    filter,
+                    bitno
+                );
             }
         }
     }
@@ -1021,7 +1050,10 @@ fn steps_of_a_whole_wrap_are_refused() {
         ..Occurrence::simple(1, 0, u64::MAX)
     };
     assert_eq!(m.inject(0, "imc", 0, &huge), Err(ModelError::Range));
-    assert_eq!(m.inject_programmed(0, "imc", 0, u64::MAX), Err(ModelError::Range));
+    assert_eq!(
+        m.inject_programmed(0, "imc", 0, u64::MAX),
+        Err(ModelError::Range)
+    );
     assert_eq!(m.mmio_read(0, 0x5050).unwrap(), before);
     // A step just below a wrap counts and wraps as modular arithmetic.
     let near = Occurrence::simple(1, 0, (1 << 32) - 1);
@@ -1059,8 +1091,24 @@ mod text {
     use std::vec::Vec;
 
     const KEYS: [&str; 18] = [
-        "pmu", "socket", "event", "umask", "count", "inc", "tid", "nid", "state", "opc", "freq",
-        "occ_sel", "packet", "counter", "sub", "config", "rounds", "programmed",
+        "pmu",
+        "socket",
+        "event",
+        "umask",
+        "count",
+        "inc",
+        "tid",
+        "nid",
+        "state",
+        "opc",
+        "freq",
+        "occ_sel",
+        "packet",
+        "counter",
+        "sub",
+        "config",
+        "rounds",
+        "programmed",
     ];
 
     fn key() -> impl Strategy<Value = &'static str> {
@@ -1140,5 +1188,75 @@ mod text {
                 }
             }
         }
+    }
+}
+
+/// Xeon 7100/7400 stop: the control shares its MSR with the count, so
+/// stopping is a read-modify-write. Replayed with events and a lock-free
+/// observer (an NMI read, a BPF read) between the read and the write: the
+/// total accounted never exceeds what was injected (before the freeze
+/// around it, the write took back what the observer had seen, and the next
+/// delta was about 2^32).
+#[test]
+fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
+    use crate::hw::live::Prev;
+    for (pid, group_frozen) in [
+        (PlatformId::Xeon7100, false),
+        (PlatformId::Xeon7400, false),
+        (PlatformId::Xeon7400, true),
+    ] {
+        let p = crate::hw::platforms::by_id(pid);
+        let t = p.box_type("fsb").unwrap();
+        let mut d = Drv::new(pid, 1);
+        let mut sh = Shared::default();
+        let (attr, mut occ) = sample(t);
+        let pr = program(&mut d, t, 0, attr, &mut sh);
+        let Ctr::General(j) = pr.ctr else { panic!() };
+        let prev = Prev::new();
+        prev.arm(d.read(t, 0, pr.ctr));
+        occ.cycles = 100;
+        d.m.inject(0, "fsb", 0, &occ).unwrap();
+        let mut total = 0u64;
+        let mut injected = 100u64;
+        if group_frozen {
+            // pmu_disable froze the group; the stop keeps it frozen.
+            let g = GlobalState::default();
+            d.exec(t, 0, &program::box_run(p, t, 0, false, 1 << j, &g));
+        }
+        let ops = program::event_disable(t, 0, pr.ctr, 0, group_frozen);
+        for op in ops.as_slice() {
+            match *op {
+                Op::WriteControlHalf(a, ctl) => {
+                    let old = d.m.rdmsr(0, a).unwrap();
+                    // 30 more events, and an observer, between the halves.
+                    occ.cycles = 30;
+                    d.m.inject(0, "fsb", 0, &occ).unwrap();
+                    injected += 30;
+                    let seen = d.read(t, 0, pr.ctr);
+                    total += prev.update(pr.width, || Some(seen)).unwrap_or(0);
+                    d.m.wrmsr(0, a, (ctl & !0xffff_ffff) | (old & 0xffff_ffff))
+                        .unwrap();
+                }
+                Op::Write(Addr::Msr(a), v) => d.m.wrmsr(0, a, v).unwrap(),
+                other => panic!("{:?}", other),
+            }
+        }
+        let now = d.read(t, 0, pr.ctr);
+        total += prev.disarm(pr.width, || Some(now));
+        assert!(
+            total <= injected,
+            "{:?}: {} accounted of {} injected",
+            pid,
+            total,
+            injected
+        );
+        assert_eq!(
+            total, 100,
+            "{:?} (group frozen {}): the events before the stop",
+            pid, group_frozen
+        );
+        // The counter is not left frozen by the stop when its group runs.
+        let frozen = d.m.socket(0).unwrap().l3_frozen;
+        assert_eq!(frozen & (1 << (4 + j)) != 0, group_frozen, "{:?}", pid);
     }
 }
