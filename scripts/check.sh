@@ -98,18 +98,50 @@ for v in nodebug rt stock; do
 done
 [ "$host" = 0 ] || variants+=(distro distro-rt stock-rt unstable)
 declare -A kernel_ok=() module_ok=() kos=()
+# kernel_result V STATUS: reports kernel V's build from its log.
+kernel_result() {
+	if [ "$2" = 0 ]; then
+		pass 1
+		kernel_ok[$1]=1
+		grep -E '^(build-kernel|stock-kernel|stock-kdir):' "$logs/kernel-$1.log" | sed 's/^/   /'
+	else
+		tail -50 "$logs/kernel-$1.log" | sed 's/^/   | /'
+		fail "kernel $1"
+	fi
+}
+# The distribution kernels' Debian roots are mostly downloads and package
+# installs: they are made in the background, one after the other, while
+# the 6.12 kernels compile.
+roots=()
 for v in "${variants[@]}"; do
+	case "$v" in stock*|unstable) roots+=("$v") ;; esac
+done
+if [ ${#roots[@]} -gt 0 ]; then
+	(
+		for v in "${roots[@]}"; do
+			start=$SECONDS
+			"$here/build-kernel.sh" --variant "$v" >"$logs/kernel-$v.log" 2>&1
+			echo $? >"$logs/kernel-$v.rc"
+			echo $((SECONDS - start)) >"$logs/kernel-$v.time"
+		done
+	) &
+	roots_pid=$!
+fi
+for v in "${variants[@]}"; do
+	case "$v" in stock*|unstable) continue ;; esac
 	note "kernel: $v"
 	step "kernel $v"
-	if "$here/build-kernel.sh" --variant "$v" >"$logs/kernel-$v.log" 2>&1; then
-		pass 1
-		kernel_ok[$v]=1
-		grep '^build-kernel:' "$logs/kernel-$v.log" | sed 's/^/   /'
-	else
-		tail -50 "$logs/kernel-$v.log" | sed 's/^/   | /'
-		fail "kernel $v"
-	fi
+	"$here/build-kernel.sh" --variant "$v" >"$logs/kernel-$v.log" 2>&1
+	kernel_result "$v" $?
 done
+if [ ${#roots[@]} -gt 0 ]; then
+	step "kernels in Debian roots (rest)"
+	wait "$roots_pid"
+	for v in "${roots[@]}"; do
+		note "kernel: $v ($(cat "$logs/kernel-$v.time" 2>/dev/null || echo ?) s, in the background)"
+		kernel_result "$v" "$(cat "$logs/kernel-$v.rc" 2>/dev/null || echo 1)"
+	done
+fi
 boot() { "$here/build-kernel.sh" --variant "$1" --print-boot; }
 
 if [ "$host" = 1 ]; then
