@@ -238,7 +238,7 @@ cat "$console" "$clean" >"$CACHE_DIR/last-console.log"
 section() { sed -n "/^$1-BEGIN${2:+ $2}\$/,/^$1-END${2:+ $2}\$/p" "$clean" | sed '1d;$d'; }
 # problems: the kernel-log lines of stdin that report a bug.
 problems() {
-	grep -E 'Oops|BUG:|WARNING:|Kernel panic|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|KASAN|UBSAN|general protection fault|sleeping function called from invalid context|scheduling while atomic' | sort -u || true
+	grep -E 'Oops|BUG:|WARNING:|Kernel panic|NMI received for unknown reason|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|KASAN|UBSAN|general protection fault|sleeping function called from invalid context|scheduling while atomic' | sort -u || true
 }
 
 res=$work/results

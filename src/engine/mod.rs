@@ -30,7 +30,7 @@ use crate::sys::rcu::RcuBox;
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use crate::sys::{nmi, pci};
 use backend::Backend;
-use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sync::Arc;
@@ -40,6 +40,12 @@ use pmu::UncorePmu;
 pub(crate) struct PkgPmiState {
     /// The simulation raised a PMI to the collector.
     raised: AtomicBool,
+    /// The core (`core_id`) that `pmi_core_sel` names: the NMI handler
+    /// claims a PMI only on a CPU of that core, or of the core it named
+    /// before (a PMI raised just before a hand-over). -1: none.
+    target_core: AtomicI64,
+    /// The core it named before.
+    previous_core: AtomicI64,
 }
 
 /// Counters shown in the simulation's `stats` file.
@@ -57,6 +63,8 @@ pub(crate) struct Stats {
     pub(crate) selftest_nmi_reads: AtomicU64,
     /// ... rounds that read the exact count.
     pub(crate) selftest_exact: AtomicU64,
+    /// The simulation's NMIs to other CPUs of a package (`noise=1`), taken.
+    pub(crate) noise_nmis: AtomicU64,
 }
 
 /// State shared by every PMU of the driver.
@@ -86,6 +94,8 @@ pub(crate) struct Ctx {
     pub(crate) pmi: KVec<PkgPmiState>,
     /// PMI statistics.
     pub(crate) stats: Stats,
+    /// The simulation's NMI to each CPU that no PMI stands behind (`noise=1`).
+    pub(crate) noise: KVec<AtomicBool>,
 }
 
 impl Ctx {
@@ -145,6 +155,47 @@ impl Ctx {
         rank
     }
 
+    /// Aims package `pkg`'s PMIs at `cpu`'s core (its collector): returns
+    /// the `pmi_core_sel` bits to write, and records the core for the NMI
+    /// handler's claim first. A core whose rank is past the field gets no
+    /// PMIs (0): polling alone keeps the counts exact.
+    pub(crate) fn aim_pmis(&self, pkg: usize, cpu: CpuId) -> u64 {
+        let field = program::u_global::PMI_CORE_SEL >> program::u_global::PMI_CORE_SEL_SHIFT;
+        let bit = 1u64
+            .checked_shl(Self::core_index(cpu))
+            .filter(|b| b & field != 0)
+            .unwrap_or(0);
+        if let Some(st) = self.pmi.get(pkg) {
+            let core = if bit != 0 {
+                i64::from(cpu.core_id())
+            } else {
+                -1
+            };
+            let old = st.target_core.swap(core, Ordering::AcqRel);
+            if old != core {
+                st.previous_core.store(old, Ordering::Release);
+            }
+        }
+        bit
+    }
+
+    /// Whether `cpu` is a CPU of the core package `pkg`'s PMIs go to (or
+    /// went to before the last hand-over).
+    pub(crate) fn is_pmi_target(&self, pkg: usize, cpu: CpuId) -> bool {
+        let core = i64::from(cpu.core_id());
+        self.pmi.get(pkg).is_some_and(|st| {
+            st.target_core.load(Ordering::Acquire) == core
+                || st.previous_core.load(Ordering::Acquire) == core
+        })
+    }
+
+    /// Takes the simulation's NMI to `cpu` that no PMI stands behind.
+    pub(crate) fn take_noise(&self, cpu: CpuId) -> bool {
+        self.noise
+            .get(cpu.as_u32() as usize)
+            .is_some_and(|n| n.swap(false, Ordering::AcqRel))
+    }
+
     /// The online CPU of package `pkg` whose core has rank `rank`.
     pub(crate) fn cpu_of_core(pkg: usize, rank: u32) -> Option<CpuId> {
         CpuId::all().find(|&c| c.is_online() && c.package() == pkg && Self::core_index(c) == rank)
@@ -175,7 +226,7 @@ impl Core {
         let _ = self.ctx.write_global(pkg, |g| {
             *g = GlobalState::default();
             if pmis {
-                g.pmi_cores = 1 << Ctx::core_index(cpu);
+                g.pmi_cores = self.ctx.aim_pmis(pkg, cpu);
             }
         });
         for p in self.pmus.iter() {
@@ -327,7 +378,7 @@ impl HotplugOps for Core {
         if self.ctx.pmis() {
             let _ = self
                 .ctx
-                .write_global(pkg, |g| g.pmi_cores = 1 << Ctx::core_index(target));
+                .write_global(pkg, |g| g.pmi_cores = self.ctx.aim_pmis(pkg, target));
         }
         // Each event's `add` on the target restarts the box's poll timer
         // there.
@@ -470,9 +521,15 @@ impl Driver {
         let pmi = per_package(packages, || {
             Ok(PkgPmiState {
                 raised: AtomicBool::new(false),
+                target_core: AtomicI64::new(-1),
+                previous_core: AtomicI64::new(-1),
             })
         })?;
         let registry = pcibox::Registry::new(platform.id, packages)?;
+        let mut noise = KVec::new();
+        for _ in 0..cpu::nr_cpu_ids() {
+            noise.push(AtomicBool::new(false), GFP_KERNEL)?;
+        }
         let ctx = Arc::pin_init(
             try_pin_init!(Ctx {
                 platform,
@@ -485,6 +542,7 @@ impl Driver {
                 registry <- registry,
                 pmi,
                 stats: Stats::default(),
+                noise,
             }),
             GFP_KERNEL,
         )?;

@@ -82,14 +82,23 @@ impl NmiHandler for PmiNmi {
         let (Some(state), Some(work)) = (ctx.pmi.get(pkg), self.works.get(pkg)) else {
             return false;
         };
-        let raised = match &ctx.backend {
-            super::backend::Backend::Sim(_) => state.raised.swap(false, Ordering::AcqRel),
-            // A local MSR read is fine in NMI context.
-            super::backend::Backend::Hw => {
-                crate::sys::msr::read(nhmex::U_GLOBAL_STATUS).is_ok_and(|st| st & U_STATUS_PMI != 0)
-            }
-        };
+        // Only the core `pmi_core_sel` names takes the package's PMIs: the
+        // status is package-wide, and an NMI of another source on another
+        // CPU must not take the PMI that is on its way to the collector
+        // (which would then find none: "NMI received for unknown reason").
+        let raised = ctx.is_pmi_target(pkg, cpu)
+            && match &ctx.backend {
+                super::backend::Backend::Sim(_) => state.raised.swap(false, Ordering::AcqRel),
+                // A local MSR read is fine in NMI context.
+                super::backend::Backend::Hw => crate::sys::msr::read(nhmex::U_GLOBAL_STATUS)
+                    .is_ok_and(|st| st & U_STATUS_PMI != 0),
+            };
         if !raised {
+            // The simulation's NMIs of another source (`noise=1`).
+            if ctx.take_noise(cpu) {
+                ctx.stats.noise_nmis.fetch_add(1, Ordering::Relaxed);
+                return true;
+            }
             ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
             return false;
         }

@@ -6,13 +6,15 @@
 //! - `inject` (write): one occurrence per line,
 //!   `pmu=<name>[,<name>...] [socket=<n>] event=<sel> [umask=<m>] [count=<cycles>]
 //!   [inc=<per cycle>] [tid=..] [nid=..] [state=..] [opc=..] [freq=..]
-//!   [occ_sel=..] [packet=..] [counter=..] [sub=..]`: the simulated box
+//!   [occ_sel=..] [packet=..] [counter=..] [sub=..] [noise=1]`: the simulated box
 //!   sees `count` cycles of the event (see the model's documentation for
 //!   what counts). `event=0xff` is the box's clock (its fixed counter).
 //!   `programmed=1` instead of `event=` counts `count` (times `inc`) on
 //!   every enabled counter of the box, whatever it is programmed for.
 //!   Overflow PMIs the model raises are delivered as NMIs to the selected
-//!   cores, and the write returns once they are handled. An occurrence
+//!   cores, and the write returns once they are handled; with `noise=1`,
+//!   every other CPU of the package first takes an NMI of another source
+//!   (counted in `stats` as `noise_nmis`). An occurrence
 //!   stands for time passing: the boxes' poll then runs on the collector,
 //!   as the poll timer would during those cycles. A count that could move
 //!   a counter by a whole wrap in one step is refused (`ERANGE`).
@@ -179,7 +181,7 @@ impl Core {
             }
             Ok(m.take_pmi(socket))
         })?;
-        self.deliver_pmis(socket, cores);
+        self.deliver_pmis(socket, cores, l.noise);
         // The cycles passed: the boxes' poll runs, on the collector.
         if let Some(cpu) = self.ctx.collector(socket) {
             for name in names.split(',') {
@@ -192,8 +194,11 @@ impl Core {
 
     /// Delivers the PMIs the model raised on `socket` (a bit per core) as
     /// NMIs, and waits (up to 100 ms) until they are handled, as the
-    /// hardware's PMI latency is far shorter than any counter's wrap.
-    fn deliver_pmis(&self, socket: usize, cores: u64) {
+    /// hardware's PMI latency is far shorter than any counter's wrap. With
+    /// `noise`, once a PMI is raised every other CPU of the package takes
+    /// an NMI of another source (and has handled it) before the PMI's NMI
+    /// is sent.
+    fn deliver_pmis(&self, socket: usize, cores: u64, noise: bool) {
         use core::sync::atomic::Ordering;
         for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
             if let (Some(cpu), Some(st)) = (
@@ -202,6 +207,9 @@ impl Core {
             ) {
                 let before = self.ctx.stats.pmis_handled.load(Ordering::Acquire);
                 st.raised.store(true, Ordering::Release);
+                if noise {
+                    self.send_noise(socket, cpu);
+                }
                 crate::sys::nmi::send(cpu);
                 for _ in 0..10_000 {
                     if self.ctx.stats.pmis_handled.load(Ordering::Acquire) != before {
@@ -210,6 +218,30 @@ impl Core {
                     crate::sys::cpu::delay_us(10);
                 }
             }
+        }
+    }
+
+    /// Sends an NMI of another source to every online CPU of `socket` but
+    /// `target`'s core, each waited for (up to 10 ms).
+    fn send_noise(&self, socket: usize, target: crate::sys::cpu::CpuId) {
+        use core::sync::atomic::Ordering;
+        let others = crate::sys::cpu::CpuId::all()
+            .filter(|c| c.is_online() && c.package() == socket && c.core_id() != target.core_id());
+        for c in others {
+            let Some(flag) = self.ctx.noise.get(c.as_u32() as usize) else {
+                continue;
+            };
+            flag.store(true, Ordering::Release);
+            crate::sys::nmi::send(c);
+            for _ in 0..1000 {
+                if !flag.load(Ordering::Acquire) {
+                    break;
+                }
+                crate::sys::cpu::delay_us(10);
+            }
+            // Not taken (the NMI was claimed elsewhere): no later NMI may
+            // take it for one of its own.
+            flag.store(false, Ordering::Release);
         }
     }
 
@@ -348,7 +380,7 @@ impl DebugfsOps for Core {
                     out,
                     "pmi_nmis {}\npmis_handled {}\nnmi_not_ours {}\npci_entries {}\n\
                      selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}\n\
-                     unpolled_boxes {}",
+                     unpolled_boxes {}\nnoise_nmis {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
@@ -356,7 +388,8 @@ impl DebugfsOps for Core {
                     s.selftest_rounds.load(Relaxed),
                     s.selftest_nmi_reads.load(Relaxed),
                     s.selftest_exact.load(Relaxed),
-                    unpolled
+                    unpolled,
+                    s.noise_nmis.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
                 if let Backend::Sim(sim) = &self.ctx.backend {

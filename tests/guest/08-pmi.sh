@@ -5,7 +5,8 @@
 # 2^48 wrap over a thousand times, over several boxes and both sockets, some
 # at once in several boxes, one while the collecting CPU goes offline; every
 # wrap raises a PMI (an NMI to the collector's core) and the perf totals
-# stay exact. NMIs of other sources are left alone.
+# stay exact. NMIs of other sources are left alone, and do not take a PMI
+# on its way to the collector.
 #
 # guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
@@ -89,6 +90,19 @@ got=$(count uncore_cbox_2/event=0x14,umask=0x4/ sh -c "
 	echo 1 > /sys/devices/system/cpu/cpu$first/online" | tail -1)
 check_eq "exact across an offlined collector" "$got" "S1 $((2 * big))"
 check "... with the wrap handled by a PMI on the new collector" [ $(( $(stat pmis_handled) - before )) -ge 1 ]
+
+# PMIs while the package's other CPUs take NMIs of other sources, once a
+# PMI is raised and before its NMI reaches the collector: only the core
+# pmi_core_sel names takes it (another CPU that took it would leave the
+# collector's NMI unclaimed: "NMI received for unknown reason").
+noise=$(stat noise_nmis)
+got=$(total uncore_cbox_3/event=0x14,umask=0x8/ sh -c "
+	for i in 1 2 3 4 5 6 7 8; do
+		echo 'pmu=uncore_cbox_3 socket=0 event=0x14 umask=0x8 count=$big noise=1' > $DBG/inject
+	done")
+check_eq "exact totals while other CPUs take NMIs during PMIs" "$got" "$((8 * big))"
+check "... which they took, one per wrap ($(( $(stat noise_nmis) - noise )))" [ $(( $(stat noise_nmis) - noise )) -ge 7 ]
+check "... and no NMI went unclaimed" sh -c "! dmesg | grep -q 'NMI received for unknown reason'"
 
 # NMIs of other sources: a backtrace NMI to every CPU.
 pmis=$(stat pmi_nmis)

@@ -77,12 +77,19 @@ pub fn aliases(platform: PlatformId, box_type_name: &str) -> &'static [Alias] {
 }
 
 /// Every alias of box `index` of box type `box_type_name` of `platform`, in
-/// up to three tables: the box type's catalog, the events that need 64-bit
-/// match/mask terms (NHM-EX/WSM-EX S- and R-box), and the aliases of this
-/// instance only (the R-box halves' QPI links).
-pub fn parts(platform: PlatformId, box_type_name: &str, index: usize) -> [&'static [Alias]; 3] {
+/// up to four tables: the box type's catalog, the events of one part only
+/// (the NHM-EX and WSM-EX S-box events with C-box unit masks, four bits and
+/// five), the events that need 64-bit match/mask terms (NHM-EX/WSM-EX S- and
+/// R-box), and the aliases of this instance only (the R-box halves' QPI
+/// links).
+pub fn parts(platform: PlatformId, box_type_name: &str, index: usize) -> [&'static [Alias]; 4] {
     use PlatformId::*;
     let nhm = matches!(platform, NehalemEx | WestmereEx);
+    let part: &'static [Alias] = match (platform, box_type_name) {
+        (NehalemEx, "sbox") => nhmex::NHMEX_SBOX_CBOX,
+        (WestmereEx, "sbox") => nhmex::WSMEX_SBOX_CBOX,
+        _ => &[],
+    };
     let wide: &'static [Alias] = match (nhm, box_type_name) {
         (true, "sbox") => nhmex::SBOX_PROG_EV,
         (true, "rbox") => nhmex::RBOX_XBAR,
@@ -93,7 +100,7 @@ pub fn parts(platform: PlatformId, box_type_name: &str, index: usize) -> [&'stat
         (true, "rbox", 1) => nhmex::RBOX_R_LINKS,
         _ => &[],
     };
-    [aliases(platform, box_type_name), wide, own]
+    [aliases(platform, box_type_name), part, wide, own]
 }
 
 /// The `events/` aliases of box `index` of type `t` of `platform`: its

@@ -21,10 +21,12 @@
 //!   for inc_sel 0x16 and set_flag_sel 5, so it refuses a subcontrol value
 //!   for these two. Their other unit masks (`CHANGES`, `AUTO_CLS`), which
 //!   need the bit clear, are in the catalog.
-//! - S-box `TO_R_PROG_EV` with its match/mask values and the R-box XBAR
-//!   match/mask events of Table 2-53: their match and mask are 64-bit format
-//!   fields, which `terms::apply` cannot fill without overflowing. They wait
-//!   in [`SBOX_PROG_EV`] and [`RBOX_XBAR`].
+//!
+//! S-box `TO_R_PROG_EV` with its match/mask values and the R-box XBAR
+//! match/mask events of Table 2-53 are in tables of their own,
+//! [`SBOX_PROG_EV`] and [`RBOX_XBAR`], because their 64-bit match and mask
+//! fields need the full-width term parser; `parts` exports them with the
+//! rest (`events/`).
 //!
 //! Where the guide contradicts itself:
 //! - S-box `TO_RING_R2S_*`/`TO_RING_B2S_*`: Table 2-37 gives R2S 0x2a-0x2c
@@ -37,7 +39,13 @@
 //!   follows the unit-mask tables, which agree with each other.
 //! - M-box `DRAM_CMD.PREALL.ADAPTIVE` and `.RAS.ADAPTIVE` give scheduling mode
 //!   0x2, the `WRPRIO` value; the catalog uses 0x3 (adaptive, Table 2-74), as
-//!   the other `*.ADAPTIVE` unit masks do.
+//!   the other `*.ADAPTIVE` unit masks do. The all-commands mask is spelled
+//!   `ALL.ADAPT` there, and so in the catalog (`dram_cmd.all.adapt`).
+//! - M-box events 0x09 and 0x0b are `ISS_EV` and `PLD_RETRY_EV` in Table
+//!   2-84 but `FRM_TYPE` and `DRAM_MISC` in the event list of section
+//!   2.7.7, whose unit-mask tables (`FRM_TYPE_3CMD`, `RETRIES_ALL`, ...) the
+//!   aliases are built from: the catalog names them `frm_type.*` and
+//!   `dram_misc.*`.
 //! - Names differ between the tables and the event lists in places (e.g.
 //!   `MSGS_IN_NON_SNOOP`/`MSG_IN_NON_SNP`, `PAGE_HITS`/`PAGE_HIT`); the
 //!   catalog uses the table names, reads the letter O as a zero where a digit
@@ -55,7 +63,7 @@ mod sbox;
 
 pub use mbox::{NHMEX_MBOX, WSMEX_MBOX};
 pub use rbox::{RBOX, RBOX_L_LINKS, RBOX_R_LINKS, RBOX_XBAR};
-pub use sbox::{SBOX, SBOX_PROG_EV};
+pub use sbox::{NHMEX_SBOX_CBOX, SBOX, SBOX_PROG_EV, WSMEX_SBOX_CBOX};
 
 /// U-box events (Table 2-8). `RECOV` (0x1df), `CORRECTED_ERR` (0x1e4),
 /// `UNCORRECTED_ERR` (0x1e5) and `FATAL_ERR` (0x1e6) are left out: their
@@ -233,12 +241,23 @@ pub const CBOX: &[Alias] = &[
 
 /// B-box events (Table 2-24; `COHQ_BYPASS` from section 2.4.6). Each counter
 /// has its own event set, named by `counter`. The `*_match` events count
-/// what `B_MSR_MATCH_REG`/`B_MSR_MASK_REG` (Tables 2-22, 2-23) select: give
-/// them with `match=` and `mask=`; the manual does not define a default.
+/// what `B_MSR_MATCH_REG`/`B_MSR_MASK_REG` (Tables 2-22, 2-23) select; they
+/// carry the registers' reset values, `match=0x0,mask=0x0` (a zero mask
+/// selects no bit, so every packet matches), which `match=` and `mask=`
+/// given with the alias replace.
 pub const BBOX: &[Alias] = &[
-    Alias::plain("msg_addr_in_match", "event=0x1,counter=0"),
-    Alias::plain("opcode_addr_in_match", "event=0x2,counter=0"),
-    Alias::plain("msg_opcode_addr_in_match", "event=0x3,counter=0"),
+    Alias::plain(
+        "msg_addr_in_match",
+        "event=0x1,counter=0,match=0x0,mask=0x0",
+    ),
+    Alias::plain(
+        "opcode_addr_in_match",
+        "event=0x2,counter=0,match=0x0,mask=0x0",
+    ),
+    Alias::plain(
+        "msg_opcode_addr_in_match",
+        "event=0x3,counter=0,match=0x0,mask=0x0",
+    ),
     Alias::plain("tf_occupancy_all", "event=0x4,counter=0"),
     Alias::plain("tf_occupancy_wr", "event=0x5,counter=0"),
     Alias::plain("tf_occupancy_invitoe", "event=0x6,counter=0"),
@@ -250,12 +269,18 @@ pub const BBOX: &[Alias] = &[
     Alias::plain("snpoq_occupancy", "event=0x12,counter=0"),
     Alias::plain("dirq_occupancy", "event=0x17,counter=0"),
     Alias::plain("tf_occupancy_ioh_non_invitoe_rd", "event=0x1c,counter=0"),
-    Alias::plain("msg_in_match", "event=0x1,counter=1"),
-    Alias::plain("msg_out_match", "event=0x2,counter=1"),
-    Alias::plain("opcode_in_match", "event=0x3,counter=1"),
-    Alias::plain("opcode_out_match", "event=0x4,counter=1"),
-    Alias::plain("msg_opcode_in_match", "event=0x5,counter=1"),
-    Alias::plain("msg_opcode_out_match", "event=0x6,counter=1"),
+    Alias::plain("msg_in_match", "event=0x1,counter=1,match=0x0,mask=0x0"),
+    Alias::plain("msg_out_match", "event=0x2,counter=1,match=0x0,mask=0x0"),
+    Alias::plain("opcode_in_match", "event=0x3,counter=1,match=0x0,mask=0x0"),
+    Alias::plain("opcode_out_match", "event=0x4,counter=1,match=0x0,mask=0x0"),
+    Alias::plain(
+        "msg_opcode_in_match",
+        "event=0x5,counter=1,match=0x0,mask=0x0",
+    ),
+    Alias::plain(
+        "msg_opcode_out_match",
+        "event=0x6,counter=1,match=0x0,mask=0x0",
+    ),
     Alias::plain("imt_inserts_all", "event=0x7,counter=1"),
     Alias::plain("drsq_inserts", "event=0x9,counter=1"),
     Alias::plain("imt_inserts_ioh", "event=0xa,counter=1"),
@@ -273,7 +298,7 @@ pub const BBOX: &[Alias] = &[
     Alias::plain("msgs_in_non_snoop", "event=0x1,counter=2"),
     Alias::plain("msgs_s_to_b", "event=0x2,counter=2"),
     Alias::plain("msgs_b_to_s", "event=0x3,counter=2"),
-    Alias::plain("addr_in_match", "event=0x4,counter=2"),
+    Alias::plain("addr_in_match", "event=0x4,counter=2,match=0x0,mask=0x0"),
     Alias::plain("imt_ne_cycles", "event=0x7,counter=2"),
     Alias::plain("early_ack", "event=0x2,counter=3"),
     Alias::plain("imt_prealloc", "event=0x6,counter=3"),

@@ -43,8 +43,12 @@ fn catalog(id: PlatformId, name: &str) -> (&'static BoxType, &'static [Alias]) {
 
 /// The `event` values of a box's catalog.
 fn event_codes(id: PlatformId, name: &str) -> BTreeSet<u64> {
-    let (t, cat) = catalog(id, name);
+    // The box type's catalog and its part's own events (not the 64-bit
+    // match/mask events, which the term parser cannot apply).
+    let (t, _) = catalog(id, name);
+    let [cat, part, _, _] = parts(id, name, 0);
     cat.iter()
+        .chain(part)
         .map(|a| field(t, &attr_of(t, a), "event"))
         .collect()
 }
@@ -319,8 +323,8 @@ const NHMEX_BBOX: &[(u64, u64)] = &[
     (3, 0x19),
 ];
 
-/// 325294-001 Table 2-37, without `TO_R_PROG_EV` (0x00), which waits in
-/// `nhmex::SBOX_PROG_EV` (see `pending_wide_field_aliases_encode`).
+/// 325294-001 Table 2-37, without `TO_R_PROG_EV` (0x00), which is in
+/// `nhmex::SBOX_PROG_EV` (its match/mask aliases).
 const NHMEX_SBOX: &[u64] = &[
     0x03, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14,
     0x15, 0x16, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d,
@@ -781,4 +785,20 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
     let qpi = ivb.types.iter().find(|t| t.name == "qpi").unwrap();
     assert_eq!(qpi.num_boxes, 3);
     assert!(crate::hw::pci::qpi_filter_device(PlatformId::IvyBridgeEp, 2).is_none());
+}
+
+/// The catalog's rule for events that need a match/mask value: the B-box
+/// `*_match` events carry one (the registers' reset values).
+#[test]
+fn bbox_match_events_carry_match_and_mask() {
+    for a in nhmex::BBOX.iter().filter(|a| a.name.ends_with("_match")) {
+        let terms: std::vec::Vec<&str> = a.terms.split(',').collect();
+        assert!(
+            terms.iter().any(|t| t.starts_with("match="))
+                && terms.iter().any(|t| t.starts_with("mask=")),
+            "{}: {}",
+            a.name,
+            a.terms
+        );
+    }
 }

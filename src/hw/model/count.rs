@@ -97,10 +97,28 @@ impl Occurrence {
     }
 }
 
-/// The S-box queue occupancy events (325294 Table 2-37).
-const S_OCCUPANCY: [u16; 11] = [
-    0x07, 0x0a, 0x0d, 0x10, 0x13, 0x16, 0x26, 0x29, 0x2c, 0x2f, 0x31,
-];
+/// Whether S-box event `event` of platform `p` is a queue occupancy event
+/// (325294 Table 2-37, the `*_OCCUPANCY` rows): the model reads them from
+/// the S-box catalog, independently of the driver's list of the events
+/// whose enable resets the occupancy subcounter.
+fn is_s_occupancy(p: PlatformId, event: u16) -> bool {
+    crate::hw::catalog::parts(p, "sbox", 0)
+        .iter()
+        .flat_map(|t| t.iter())
+        .any(|a| {
+            let base = a.name.split('.').next().unwrap_or("");
+            base.ends_with("_occupancy") && alias_event(a.terms) == Some(event)
+        })
+}
+
+/// The `event=` value of an alias's terms.
+pub(crate) fn alias_event(terms: &str) -> Option<u16> {
+    terms
+        .split(',')
+        .find_map(|t| t.strip_prefix("event="))
+        .and_then(crate::hw::terms::parse_number)
+        .and_then(|v| u16::try_from(v).ok())
+}
 
 fn inc_of(o: &Occurrence) -> u64 {
     u64::from(o.inc.max(1))
@@ -134,8 +152,21 @@ fn amount(ctl: u64, o: &Occurrence) -> u64 {
     }
 }
 
-fn umask_ok(ctl: u64, o: &Occurrence) -> bool {
-    o.umask == 0 || ((ctl >> 8) & 0xff) as u8 & o.umask != 0
+fn umask_bits_ok(umask: u8, o: &Occurrence) -> bool {
+    o.umask == 0 || umask & o.umask != 0
+}
+
+/// The unit mask bits an S-box event has where they select C-boxes: four
+/// on Nehalem-EX (C-boxes k and k + 4 at bit k), five on Westmere-EX (k
+/// and k + 5); a bit past them selects nothing. Other events: all eight.
+fn sbox_umask_field(p: PlatformId, event: u16) -> u8 {
+    let per_cbox =
+        |t: &[crate::hw::desc::Alias]| t.iter().any(|a| alias_event(a.terms) == Some(event));
+    match p {
+        PlatformId::NehalemEx if per_cbox(crate::hw::catalog::nhmex::NHMEX_SBOX_CBOX) => 0x0f,
+        PlatformId::WestmereEx if per_cbox(crate::hw::catalog::nhmex::WSMEX_SBOX_CBOX) => 0x1f,
+        _ => 0xff,
+    }
 }
 
 /// Whether `n` fits one step of a counter `width` bits wide: a step of a
@@ -233,7 +264,7 @@ pub(super) fn inject(
             // what its subcounter kept (0 after `reset_occ_cnt`), which then
             // keeps this occupancy.
             let mut occ = None;
-            if b.family == Family::NhmBox && ty == "sbox" && S_OCCUPANCY.contains(&o.event) {
+            if b.family == Family::NhmBox && ty == "sbox" && is_s_occupancy(p, o.event) {
                 let total = inc_of(o).saturating_add(u64::from(b.occ[j]));
                 n = o.cycles.saturating_mul(total);
                 occ = Some((inc_of(o) & 0x7f) as u8);
@@ -329,7 +360,12 @@ fn counts(
         return nhm_special(p, b, ty, j, ctl, o);
     }
     let ev = (ctl & 0xff) as u16 | if ctl & bit(21) != 0 { 0x100 } else { 0 };
-    if ev != o.event || !umask_ok(ctl, o) {
+    let field = if nhm && ty == "sbox" {
+        sbox_umask_field(p, ev)
+    } else {
+        0xff
+    };
+    if ev != o.event || !umask_bits_ok(((ctl >> 8) & 0xff) as u8 & field, o) {
         return None;
     }
     let ok = match (nhm, ty) {

@@ -40,6 +40,9 @@ pub struct Line<'a> {
     pub rounds: u32,
     /// `programmed=1`: every enabled counter counts, whatever its event.
     pub programmed: bool,
+    /// `noise=1`: before a PMI the occurrence raises reaches its core, every
+    /// other CPU of the package takes an NMI of another source.
+    pub noise: bool,
 }
 
 fn num(v: &str) -> Result<u64, InputError> {
@@ -66,6 +69,7 @@ pub fn parse_line(line: &str) -> Result<Line<'_>, (InputError, Option<&str>)> {
         config: None,
         rounds: 1,
         programmed: false,
+        noise: false,
     };
     for kv in line.split_whitespace() {
         let (k, v) = kv.split_once('=').ok_or((InputError::Invalid, None))?;
@@ -95,6 +99,7 @@ pub fn parse_line(line: &str) -> Result<Line<'_>, (InputError, Option<&str>)> {
             "sub" => num(v).map(|x| p.sub = Some(x)),
             "config" => num(v).map(|x| l.config = Some(x)),
             "rounds" => small(v).map(|x| l.rounds = x),
+            "noise" => num(v).map(|x| l.noise = x != 0),
             "programmed" => num(v).map(|x| {
                 l.programmed = x != 0;
                 l.have_event |= l.programmed;

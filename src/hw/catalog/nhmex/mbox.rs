@@ -189,7 +189,7 @@ const COMMON: &[Alias] = &[
     Alias::plain("dram_cmd.all.trdoff", "inc_sel=0xa,pld=0x0,iss=0x0"),
     Alias::plain("dram_cmd.all.rdprio", "inc_sel=0xa,pld=0x0,iss=0x80"),
     Alias::plain("dram_cmd.all.wrprio", "inc_sel=0xa,pld=0x0,iss=0x100"),
-    Alias::plain("dram_cmd.all.adaptive", "inc_sel=0xa,pld=0x0,iss=0x180"),
+    Alias::plain("dram_cmd.all.adapt", "inc_sel=0xa,pld=0x0,iss=0x180"),
     Alias::plain("dram_misc.retries_all", "inc_sel=0xb,pld=0x0"),
     Alias::plain("dram_misc.retries_fvid", "inc_sel=0xb,pld=0x80"),
     Alias::plain("dram_misc.valid", "inc_sel=0xb,pld=0x20000"),

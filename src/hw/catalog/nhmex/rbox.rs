@@ -682,12 +682,8 @@ pub const RBOX: &[Alias] = &[
 /// first XBAR match/mask set (`xbr_mm_cfg=0x210000`: trigger enabled, flit
 /// count ignored, as the table's note asks).
 ///
-/// Not part of [`RBOX`] yet: `xbr_match` and `xbr_mask` are 64-bit fields,
-/// and `terms::apply` shifts a `u64` by 64 after filling one, which
-/// overflows (a panic with overflow checks), so these terms cannot be
-/// applied with `terms::parse`. They encode (checked by the tests with a
-/// full-width parser); join them to the catalog once `terms::apply`
-/// handles 64-bit fields.
+/// A table apart from [`RBOX`] because `xbr_match` and `xbr_mask` are
+/// 64-bit fields; `catalog::parts` exports both in `events/`.
 pub const RBOX_XBAR: &[Alias] = &[
     Alias::plain(
         "message.drs.anydatac.port0",
