@@ -2,8 +2,9 @@
 #
 # Top-level make targets. `make` builds rust_uncore.ko, in this directory,
 # against the kernel build tree KDIR; the test targets use the project's own
-# cached test kernels (debug, nodebug, rt, distro, distro-rt:
-# scripts/build-kernel.sh), each with its own build of the module in
+# cached test kernels (debug, nodebug, rt, distro, distro-rt, and the
+# distribution kernels stock, stock-rt, unstable: scripts/build-kernel.sh),
+# each with its own build of the module in
 # build/<variant>/ (scripts/build-module.sh), so that neither overwrites the
 # other's rust_uncore.ko.
 #
@@ -25,14 +26,14 @@
 #   make stress          long fuzz, load/unload and hotplug runs in guests
 #   make demo            boot a simulated platform in QEMU and run perf
 #   make guest ...       build the module for the test kernel (KERNEL=debug,
-#                        nodebug or rt) and run one script in a guest
+#                        nodebug, rt or stock) and run one script in a guest
 #                        (README.md)
 #   make selftest        the selftests on this machine (root, module loaded)
 #   make host-test       the host tests (cargo test)
 #   make bench           host benchmarks of the core
 #   make test-kernel     build (or reuse) a cached test kernel
-#                        (VARIANT=debug, nodebug, rt, distro or distro-rt;
-#                        default debug)
+#                        (VARIANT=debug, nodebug, rt, distro, distro-rt,
+#                        stock, stock-rt or unstable; default debug)
 #
 # KDIR is the tree the kernel was built in (CONFIG_RUST=y; a linux-headers
 # package lacks the Rust artifacts a module build needs); by default the

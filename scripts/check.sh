@@ -15,7 +15,8 @@
 # A `# guest:` line is a list of words: cpu=MODEL, smp=TOPOLOGY (QEMU's),
 # sim=... or mod=ARGS (module arguments), noload (the test loads the module
 # itself), kernel=nodebug, kernel=rt or kernel=stock (boot that kernel;
-# default debug).
+# default debug), append=PARAM (a kernel command-line parameter; several
+# append= words add several).
 # Tests sharing a kernel, CPU model and topology share one guest boot; boots
 # run side by side, CHECK_JOBS at a time (default: the number of host CPUs).
 #
@@ -270,12 +271,12 @@ if [ "$guest" = 1 ]; then
 		[ -n "${module_ok[$v]:-}" ] || continue
 		"$here/mkinitramfs.sh" "$(boot "$v")" >/dev/null || { fail "guest initramfs ($v kernel)"; unbootable[$v]=1; }
 	done
-	keys=() bkernel=() bcpu=() bsmp=()
+	keys=() bkernel=() bcpu=() bsmp=() bappend=()
 	per_boot=6
 	declare -A skipped_runs=()
 	for t in "${tests[@]}"; do
 		while IFS= read -r conf; do
-			kernel=debug cpu= smp= modargs= load=1 desc=
+			kernel=debug cpu= smp= modargs= load=1 desc= append=
 			for w in $conf; do
 				case "$w" in
 				kernel=*) kernel=${w#kernel=} ;;
@@ -284,6 +285,7 @@ if [ "$guest" = 1 ]; then
 				sim=*) modargs="$modargs $w" ;;
 				mod=*) modargs="$modargs ${w#mod=}" ;;
 				noload) load=0 ;;
+				append=*) append="$append ${w#append=}" ;;
 				esac
 				case "$w" in kernel=*) ;; *) desc="$desc $w" ;; esac
 			done
@@ -293,7 +295,7 @@ if [ "$guest" = 1 ]; then
 			fi
 			# A boot runs at most $per_boot tests, so that the long ones
 			# spread over both runners.
-			key="$kernel|$cpu|$smp"
+			key="$kernel|$cpu|$smp|${append# }"
 			g=
 			for k in "${!keys[@]}"; do
 				[ "${keys[$k]}" = "$key" ] && [ "$(wc -l <"$rundir/$k.list")" -lt "$per_boot" ] && g=$k
@@ -301,7 +303,7 @@ if [ "$guest" = 1 ]; then
 			if [ -z "$g" ]; then
 				g=${#keys[@]}
 				keys+=("$key")
-				bkernel+=("$kernel") bcpu+=("$cpu") bsmp+=("$smp")
+				bkernel+=("$kernel") bcpu+=("$cpu") bsmp+=("$smp") bappend+=("${append# }")
 			fi
 			printf '%s|%s|%s\n' "$load" "${modargs# }" "$t" >>"$rundir/$g.list"
 			printf '%s [%s:%s]\n' "$(basename "$t")" "$kernel" "$desc" >>"$rundir/$g.names"
@@ -319,6 +321,7 @@ if [ "$guest" = 1 ]; then
 		(
 			start=$(date +%s)
 			"$here/guest.sh" --quiet --kernel "${bkernel[$g]}" --cpu "${bcpu[$g]}" --smp "${bsmp[$g]}" --timeout $((120 + 240 * n)) \
+				${bappend[$g]:+--append "${bappend[$g]}"} \
 				--batch "$rundir/$g.list" --outdir "$rundir/$g.out" >"$rundir/$g.log" 2>&1
 			echo $? >"$rundir/$g.rc"
 			echo $(($(date +%s) - start)) >"$rundir/$g.time"
@@ -326,7 +329,7 @@ if [ "$guest" = 1 ]; then
 	done
 	wait
 	for g in "${!keys[@]}"; do
-		boot="${bkernel[$g]} kernel -cpu ${bcpu[$g]} -smp ${bsmp[$g]}"
+		boot="${bkernel[$g]} kernel -cpu ${bcpu[$g]} -smp ${bsmp[$g]}${bappend[$g]:+ (${bappend[$g]})}"
 		note "guest boot: $boot ($(cat "$rundir/$g.time" 2>/dev/null || echo ?) s)"
 		if [ "$(cat "$rundir/$g.rc" 2>/dev/null)" != 0 ] || [ ! -f "$rundir/$g.out/boot.status" ]; then
 			sed 's/^/   | /' "$rundir/$g.log" | tail -40

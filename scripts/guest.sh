@@ -17,6 +17,7 @@
 #   --no-load        do not insmod rust_uncore.ko before the script
 #   --no-leak-check  skip the kmemleak scan after the scripts (the nodebug
 #                    and rt kernels have no kmemleak: never scanned)
+#   --append ARGS    more kernel command-line parameters
 #   --mem MB         guest memory (default: 512)
 #   --timeout SECS   whole-run limit (default: 300)
 #   --script FILE    a script to run (at least one)
@@ -75,6 +76,7 @@ batch=""
 outdir=""
 quiet=0
 module=""
+extra=""
 # value OPTION ARGS...: the option's value (its next argument), or a stop.
 value() {
 	[ $# -ge 2 ] || { echo "guest: $1 needs a value (see --help)" >&2; exit 2; }
@@ -90,6 +92,7 @@ while [ $# -gt 0 ]; do
 	--no-load) autoload=0; shift ;;
 	--no-leak-check) leakcheck=0; shift ;;
 	--mem) mem=$(value "$@"); shift 2 ;;
+	--append) extra=$(value "$@"); shift 2 ;;
 	--timeout) timeout=$(value "$@"); shift 2 ;;
 	--script) scripts+=("$(value "$@")"); shift 2 ;;
 	--batch) batch=$(value "$@"); shift 2 ;;
@@ -174,7 +177,7 @@ for src in "$REPO_DIR"/tests/tools/*.c; do
 	fi
 done
 # kmemleak is off unless asked for, where the kernel has it.
-append="console=ttyS0 loglevel=4 panic=-1 oops=panic nokaslr"
+append="console=ttyS0 loglevel=4 panic=-1 oops=panic nokaslr${extra:+ $extra}"
 if grep -qx 'CONFIG_DEBUG_KMEMLEAK=y' "$boot/config"; then
 	append="$append kmemleak=on"
 fi
@@ -185,7 +188,7 @@ trap 'rm -rf "$work"' EXIT
 
 # The per-run overlay: module, tests, the scripts and their settings.
 mkdir -p "$work/root/lib/modules" "$work/root/run" "$work/root/tests"
-cp "$ko" "$work/root/lib/modules/"
+cp "$ko" "$work/root/lib/modules/rust_uncore.ko"
 cp -r "$REPO_DIR/tests/guest/." "$work/root/tests/"
 cp -r "$REPO_DIR/tests/selftests" "$work/root/tests/"
 cp "$REPO_DIR/README.md" "$work/root/tests/"

@@ -86,7 +86,7 @@ apt_install() {
 		echo "install-deps: installing $* would remove $(echo $removed): not installing; install them by hand in versions that fit" >&2
 		exit 1
 	fi
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${target[@]}" "$@"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-remove --no-install-recommends "${target[@]}" "$@"
 }
 
 if [ ${#missing[@]} -gt 0 ]; then

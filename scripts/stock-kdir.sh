@@ -94,7 +94,7 @@ fi
 RECIPE=1
 stamp=$( {
 	echo "recipe=$RECIPE release=$release"
-	sha256sum "$config" "$headers/Module.symvers"
+	sha256sum "$0" "$config" "$headers/Module.symvers"
 	stat -L -c '%s %Y' "$tarball"
 	"$rustc" --version
 	"$bindgen" --version

@@ -17,7 +17,8 @@
 #             sid's own toolchain, in a sid root: compiled against, not
 #             booted.
 # Which kernel is newest is read from the archive's package index when the
-# variant is built (and recorded); the --print options use the record.
+# variant is built, at most once an hour (and recorded); the --print
+# options use the record.
 #
 # A root is kept in $CACHE_DIR/roots/<suite>-<key>, a variant in
 # $CACHE_DIR/kernel/<variant>-<key>; the keys hash every input: the suite,
@@ -74,7 +75,10 @@ resolve() {
 		mv "$CACHE_DIR/roots/$index-$f.resolved.tmp" "$CACHE_DIR/roots/$index-$f.resolved"
 	done
 }
-if [ -z "$print" ] || [ ! -f "$CACHE_DIR/roots/$index-$flavour.resolved" ]; then
+# The index is read at most once an hour (or when there is no record), so
+# that the variants one run builds agree on the kernel.
+if [ ! -f "$CACHE_DIR/roots/$index-$flavour.resolved" ] ||
+	{ [ -z "$print" ] && [ -z "$(find "$CACHE_DIR/roots/$index-$flavour.resolved" -mmin -60)" ]; }; then
 	resolve
 fi
 read -r release _ <"$CACHE_DIR/roots/$index-$flavour.resolved"

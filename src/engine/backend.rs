@@ -284,6 +284,12 @@ impl Ctx {
                         sim.counter(pkg, k, n).ok_or(ENODEV)?
                     }
                     Addr::Cfg(_) => {
+                        // As on hardware: configuration space is never read
+                        // from NMI context (the read is skipped, the count
+                        // stays as last accounted).
+                        if cpu::in_nmi() {
+                            return Err(EAGAIN);
+                        }
                         let half = |shift: u32| {
                             sim.count(Access::CfgRead);
                             sim.counter(pkg, k, n)

@@ -63,6 +63,10 @@ pub(crate) struct Stats {
     pub(crate) selftest_nmi_reads: AtomicU64,
     /// ... rounds that read the exact count.
     pub(crate) selftest_exact: AtomicU64,
+    /// ... rounds whose NMI read was stale (a configuration-space box).
+    pub(crate) selftest_stale: AtomicU64,
+    /// ... rounds whose read after the NMI's (not from NMI) was exact.
+    pub(crate) selftest_then_exact: AtomicU64,
     /// The simulation's NMIs to other CPUs of a package (`noise=1`), taken.
     pub(crate) noise_nmis: AtomicU64,
 }
@@ -90,6 +94,11 @@ pub(crate) struct Ctx {
     /// The PCI functions of the PCI and MMIO boxes.
     #[pin]
     pub(crate) registry: pcibox::Registry,
+    /// Serialises the recomputations of the PMUs' `cpumask` (hotplug, PCI
+    /// probe and removal, plug and unplug): each sees the state the one
+    /// before it left.
+    #[pin]
+    cpumasks: IrqLock<()>,
     /// PMI state of each package.
     pub(crate) pmi: KVec<PkgPmiState>,
     /// PMI statistics.
@@ -179,8 +188,19 @@ impl Ctx {
         bit
     }
 
+    /// A PMI of package `pkg` was handled on `cpu`: once that is the core
+    /// `pmi_core_sel` names, the core it named before takes no more.
+    pub(crate) fn pmi_arrived(&self, pkg: usize, cpu: CpuId) {
+        if let Some(st) = self.pmi.get(pkg) {
+            if st.target_core.load(Ordering::Acquire) == i64::from(cpu.core_id()) {
+                st.previous_core.store(-1, Ordering::Release);
+            }
+        }
+    }
+
     /// Whether `cpu` is a CPU of the core package `pkg`'s PMIs go to (or
-    /// went to before the last hand-over).
+    /// went to before the last hand-over, until a PMI reached the new
+    /// one).
     pub(crate) fn is_pmi_target(&self, pkg: usize, cpu: CpuId) -> bool {
         let core = i64::from(cpu.core_id());
         self.pmi.get(pkg).is_some_and(|st| {
@@ -211,6 +231,9 @@ pub(crate) struct Core {
     pmus: KVec<Pmu>,
     /// The simulation's NMI read self-test while it runs.
     selftest: RcuBox<selftest::NmiRead>,
+    /// A self-test runs: the one writer `selftest` allows (another gets
+    /// `EBUSY`).
+    selftest_busy: AtomicBool,
     /// The simulation's real-time clock (under `sim=`).
     clock: Option<simclock::Clock>,
 }
@@ -266,6 +289,7 @@ impl Core {
     /// Recomputes every PMU's `cpumask`: the collector of each package
     /// where its box is present.
     fn refresh_cpumasks(&self) {
+        let _serial = self.ctx.cpumasks.lock();
         for p in self.pmus.iter() {
             p.ops().refresh_cpumask();
         }
@@ -286,14 +310,21 @@ impl Core {
         if let Role::Box { ty, index } = role {
             match self.pmu_of(ty, index) {
                 Some(o) => {
-                    if self.ctx.collector(pkg).is_some() {
-                        if let Err(e) = o.init_box(pkg) {
-                            pr_warn!(
+                    if let Some(cpu) = self.ctx.collector(pkg) {
+                        // Under the box's lock: the events started on it
+                        // count again, with their poll timer on the
+                        // collector.
+                        match o.init_box(pkg) {
+                            Ok(true) => {
+                                let _ = cpu::run_on(cpu, &|| o.restart_timer(pkg));
+                            }
+                            Ok(false) => {}
+                            Err(e) => pr_warn!(
                                 "{}: box init on package {} failed: {:?}\n",
                                 o.name(),
                                 pkg,
                                 e
-                            );
+                            ),
                         }
                     }
                 }
@@ -385,6 +416,28 @@ impl HotplugOps for Core {
         for p in self.pmus.iter() {
             p.migrate(cpu, target);
         }
+        // A box whose function came back while the package had no
+        // collector (a plug during this hand-over) is initialised now.
+        for p in self.pmus.iter() {
+            let o = p.ops();
+            if o.present(pkg) && o.is_gone(pkg) {
+                if let Err(e) = o.init_box(pkg) {
+                    pr_warn!(
+                        "{}: box init on package {} failed: {:?}\n",
+                        o.name(),
+                        pkg,
+                        e
+                    );
+                }
+            }
+        }
+        // And a box that counts has its poll timer on the target, whatever
+        // perf's moves started (the timers were cancelled before them).
+        let _ = cpu::run_on(target, &|| {
+            for p in self.pmus.iter() {
+                p.ops().restart_timer(pkg);
+            }
+        });
         slot.store(target.as_u32() as i32, Ordering::Release);
         self.refresh_cpumasks();
         Ok(())
@@ -540,6 +593,7 @@ impl Driver {
                 unloading: AtomicBool::new(false),
                 globals,
                 registry <- registry,
+                cpumasks <- new_irq_lock!((), "rust_uncore:cpumasks"),
                 pmi,
                 stats: Stats::default(),
                 noise,
@@ -579,6 +633,7 @@ impl Driver {
                 ctx: ctx.clone(),
                 pmus,
                 selftest: RcuBox::new(),
+                selftest_busy: AtomicBool::new(false),
                 clock: match simulated {
                     true => {
                         let c = simclock::SimClock::new(ctx.clone())?;

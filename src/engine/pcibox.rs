@@ -136,11 +136,25 @@ impl Registry {
     /// Records function `role` of package `pkg` as present, with its device
     /// and MMIO window (hardware). `EBUSY` if it is present already.
     fn bind(&self, pkg: usize, role: Role, dev: Option<DeviceRef>, mmio: Option<Mmio>) -> Result {
+        self.bind_with(pkg, role, dev, mmio, || Ok(()))
+    }
+
+    /// [`Self::bind`], running `before` first under the writers' lock once
+    /// the entry is known to be absent (the check and the act in one).
+    fn bind_with(
+        &self,
+        pkg: usize,
+        role: Role,
+        dev: Option<DeviceRef>,
+        mmio: Option<Mmio>,
+        before: impl FnOnce() -> Result,
+    ) -> Result {
         let _w = self.writers.lock();
         let e = self.entry(pkg, role).ok_or(ENODEV)?;
         if e.is_present() {
             return Err(EBUSY);
         }
+        before()?;
         // Nothing is published in an absent entry: no reader waits.
         drop(
             e.dev
@@ -473,13 +487,13 @@ pub(crate) fn plug_sim(ctx: &Ctx, pkg: usize, role: Role) -> Result {
     let super::backend::Backend::Sim(sim) = &ctx.backend else {
         return Err(ENODEV);
     };
-    if ctx.registry.present(pkg, role) {
-        return Err(EBUSY);
-    }
-    // A newly bound device starts from its reset state.
-    if let Role::Box { ty, index } = role {
-        sim.change(pkg, |m| m.reset_box(pkg, ty, index))
-            .map_err(|_| EINVAL)?;
-    }
-    ctx.registry.bind(pkg, role, None, None)
+    // A newly bound device starts from its reset state: reset only when
+    // the function is absent, in one step with the bind.
+    ctx.registry.bind_with(pkg, role, None, None, || {
+        if let Role::Box { ty, index } = role {
+            sim.change(pkg, |m| m.reset_box(pkg, ty, index))
+                .map_err(|_| EINVAL)?;
+        }
+        Ok(())
+    })
 }

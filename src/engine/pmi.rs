@@ -129,6 +129,7 @@ impl Core {
     /// within one wrap.
     pub(crate) fn handle_pmi(&self, pkg: usize) {
         let ctx = &self.ctx;
+        ctx.pmi_arrived(pkg, CpuId::current());
         let account = ctx.collector(pkg) == Some(CpuId::current());
         let p = ctx.platform;
         let w = overflow::walk(p, |a| ctx.rdmsr(pkg, a).unwrap_or(0));

@@ -55,6 +55,9 @@ struct Cfg {
     ctr: Ctr,
     /// Counting (between `start` and `stop`).
     started: bool,
+    /// Started by perf while the box's device was gone (or counting when
+    /// it went): counts again once the device is back and initialised.
+    resume: bool,
 }
 
 /// The configuration of one box (one PMU on one package), under its lock.
@@ -66,6 +69,9 @@ struct BoxInner {
     /// The box-level run state last written ([`program::run_key`]), or
     /// `None` when it is not known (after an initialisation or a park).
     applied: Option<u64>,
+    /// The box's PCI function is gone (unplugged, not yet back): nothing
+    /// starts on it.
+    gone: bool,
 }
 
 impl BoxInner {
@@ -113,6 +119,7 @@ impl BoxState {
             shared: Shared::default(),
             disabled: false,
             applied: None,
+            gone: false,
         };
         let regs = CounterRegs::new(ty, index);
         Arc::pin_init(
@@ -187,6 +194,12 @@ impl BoxState {
         if c.started {
             return;
         }
+        if inner.gone {
+            // Counts once the device is back (`init`).
+            c.resume = true;
+            inner.cfg[k] = Some(c);
+            return;
+        }
         let t = self.ty;
         if !matches!(c.ctr, Ctr::Free(_)) {
             let pmi = self.ctx.pmis();
@@ -210,6 +223,7 @@ impl BoxState {
         let Some(now) = self.read(code) else { return };
         self.live[k].start(code, now);
         c.started = true;
+        c.resume = false;
         inner.cfg[k] = Some(c);
         self.apply_run(inner);
     }
@@ -217,6 +231,8 @@ impl BoxState {
     /// Stops slot `k`, adding its last counts to its event.
     fn stop_one(&self, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
+        c.resume = false;
+        inner.cfg[k] = Some(c);
         if !c.started {
             return;
         }
@@ -380,12 +396,20 @@ impl UncorePmu {
     }
 
     /// Takes the last counts of every started event of package `pkg`'s box
-    /// and stops them, before the box's device goes away.
+    /// and stops them, before the box's device goes away; from here until
+    /// the device is back ([`Self::init_box`]), nothing starts on the box
+    /// (a start is kept for then). `unbind` follows: no start can arm a
+    /// counter on the box in between.
     pub(crate) fn retire(&self, pkg: usize) {
         let Some(b) = self.boxes.get(pkg) else { return };
         let mut inner = b.inner.lock();
+        inner.gone = true;
         for k in 0..MAX_SLOTS {
+            let was = inner.cfg[k].is_some_and(|c| c.started);
             b.stop_one(&mut inner, k);
+            if let Some(c) = inner.cfg[k].as_mut() {
+                c.resume = was;
+            }
         }
     }
 
@@ -420,14 +444,55 @@ impl UncorePmu {
         }
     }
 
-    /// Initialises the box of package `pkg` (on a CPU of that package).
-    pub(crate) fn init_box(&self, pkg: usize) -> Result {
-        let ops = program::box_init(self.ty, self.index);
-        self.ctx.exec(pkg, self.ty, self.index, &ops)?;
-        if let Some(b) = self.boxes.get(pkg) {
-            b.inner.lock().applied = program::run_key_after_init(self.ty);
+    /// Initialises the box of package `pkg` (on a CPU of that package, or
+    /// any CPU for a box in configuration space), under the box's lock:
+    /// started events are stopped first (their counts taken) and started
+    /// again after, with the events started while the device was gone, so
+    /// that no observer sees the reset as a count. Returns whether some
+    /// event counts on the box afterwards.
+    pub(crate) fn init_box(&self, pkg: usize) -> Result<bool> {
+        let Some(b) = self.boxes.get(pkg) else {
+            let ops = program::box_init(self.ty, self.index);
+            self.ctx.exec(pkg, self.ty, self.index, &ops)?;
+            return Ok(false);
+        };
+        let mut inner = b.inner.lock();
+        for k in 0..MAX_SLOTS {
+            let was = inner.cfg[k].is_some_and(|c| c.started || c.resume);
+            b.stop_one(&mut inner, k);
+            if let Some(c) = inner.cfg[k].as_mut() {
+                c.resume = was;
+            }
         }
-        Ok(())
+        let ops = program::box_init(self.ty, self.index);
+        let r = self.ctx.exec(pkg, self.ty, self.index, &ops);
+        inner.applied = program::run_key_after_init(self.ty);
+        if r.is_ok() {
+            inner.gone = false;
+            for k in 0..MAX_SLOTS {
+                if inner.cfg[k].is_some_and(|c| c.resume) {
+                    b.start_one(&mut inner, k);
+                }
+            }
+            b.apply_run(&mut inner);
+        }
+        r.map(|()| inner.any_started())
+    }
+
+    /// Whether package `pkg`'s box is gone (unplugged and not yet
+    /// initialised again).
+    pub(crate) fn is_gone(&self, pkg: usize) -> bool {
+        self.boxes.get(pkg).is_some_and(|b| b.inner.lock().gone)
+    }
+
+    /// Starts package `pkg`'s poll timer on the CPU this runs on (the
+    /// collector), if an event counts on its box.
+    pub(crate) fn restart_timer(&self, pkg: usize) {
+        if let (Some(b), Some(t)) = (self.boxes.get(pkg), self.timers.get(pkg)) {
+            if b.inner.lock().any_started() && !t.is_active() {
+                t.start(self.interval_ns);
+            }
+        }
     }
 
     /// Freezes the box of package `pkg` (on a CPU of that package), as the
@@ -636,7 +701,9 @@ impl PmuOps for UncorePmu {
                 let Some(c) = inner.cfg[k] else { continue };
                 let to = to_ctr(out[i]);
                 if c.ctr != to {
-                    restart[k] = c.started;
+                    // (An event started while the box is gone counts once
+                    // it is back: it is started again as if counting.)
+                    restart[k] = c.started || c.resume;
                     b.stop_one(&mut inner, k);
                     if let Some(mut c) = inner.cfg[k] {
                         c.ctr = to;
@@ -654,6 +721,7 @@ impl PmuOps for UncorePmu {
             held,
             ctr,
             started: false,
+            resume: false,
         });
         b.live[free].claim(ev.id().as_usize());
         b.events.set(free, ev);

@@ -64,8 +64,15 @@ pub(crate) struct Outcome {
     pub(crate) rounds: u32,
     /// Rounds whose NMI read came back while the locks were held.
     pub(crate) nmi_reads: u32,
-    /// Rounds whose value was the injected total.
+    /// Rounds whose NMI read was the injected total.
     pub(crate) exact: u32,
+    /// Rounds whose NMI read was stale: at least the total of the rounds
+    /// before, below this round's (a box in configuration space, which an
+    /// NMI read skips).
+    pub(crate) stale: u32,
+    /// Rounds whose read right after the NMI's, outside NMI context, was the
+    /// injected total.
+    pub(crate) then_exact: u32,
     /// The last value read.
     pub(crate) last: i64,
     /// The injected total.
@@ -113,12 +120,14 @@ impl Core {
         let index = pmu.ops().index() as u8;
         let r = (|| -> Result {
             for _ in 0..rounds {
+                let before = out.want;
                 let n = sim.change(pkg, |m| m.inject(pkg, t.name, index, occ));
                 if n.map_err(super::sim::model_errno)? > 0 {
                     let step = occ.cycles.saturating_mul(u64::from(occ.inc.max(1)));
                     out.want = out.want.checked_add(step).ok_or(ERANGE)?;
                 }
                 let got = AtomicI64::new(0);
+                let then = AtomicI64::new(-1);
                 let came = AtomicBool::new(false);
                 cpu::run_on(cpu, &|| {
                     let g = rcu::read_lock();
@@ -142,15 +151,25 @@ impl Core {
                         }
                         test.pending.store(false, Ordering::Release);
                     });
+                    // Then a read on the collector outside the locks (not
+                    // from NMI).
+                    if let Ok(v) = test.counter.read_local() {
+                        then.store(i64::try_from(v).unwrap_or(-1), Ordering::Release);
+                    }
                 })?;
                 out.rounds += 1;
                 let v = got.load(Ordering::Acquire);
                 if came.load(Ordering::Acquire) {
                     out.nmi_reads += 1;
                     out.last = v;
-                    if u64::try_from(v).ok() == Some(out.want) {
-                        out.exact += 1;
+                    match u64::try_from(v) {
+                        Ok(v) if v == out.want => out.exact += 1,
+                        Ok(v) if (before..out.want).contains(&v) => out.stale += 1,
+                        _ => {}
                     }
+                }
+                if u64::try_from(then.load(Ordering::Acquire)).ok() == Some(out.want) {
+                    out.then_exact += 1;
                 }
             }
             Ok(())

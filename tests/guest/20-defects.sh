@@ -32,7 +32,10 @@ cpus() {
 # collectors PMU: the PMU's cpumask as an expanded list.
 collectors() { expand_list "$(cat "$DEV/$1/cpumask")"; }
 
-# 1. NMI reads. "PMU CONFIG INJECTION" per line.
+# 1. NMI reads. "PMU CONFIG INJECTION" per line. A box in PCI
+# configuration space cannot be read from NMI context (the PCI core's
+# lock): its NMI reads are skipped and stale, and the next read in process
+# context is exact; every other box reads exactly from NMI.
 case "$p" in
 snbep) nmi_boxes="uncore_cbox_1 0x114 event=0x14 umask=0x1
 uncore_imc_0 0x304 event=0x4 umask=0x3" ;;
@@ -45,13 +48,28 @@ while read -r pmu cfg inj; do
 	s=0
 	while [ "$s" -lt "$n" ]; do
 		if echo "pmu=$pmu socket=$s config=$cfg $inj count=1000 rounds=20" >$DBG/selftest; then r=ok; else r=failed; fi
-		check_eq "$pmu socket $s: 20 reads from NMI context under the collector's locks, each exact" \
-			"$r $(stat selftest_nmi_reads) $(stat selftest_exact)" "ok 20 20"
+		case "$pmu" in
+		uncore_imc_*)
+			# Stale from NMI (exact only where a poll ran first).
+			check_eq "$pmu socket $s: 20 reads from NMI context under the collector's locks, stale, each next read exact" \
+				"$r $(stat selftest_nmi_reads) $(( $(stat selftest_exact) + $(stat selftest_stale) )) $(stat selftest_then_exact)" "ok 20 20 20"
+			check "... most of them stale ($(stat selftest_stale))" [ "$(stat selftest_stale)" -ge 15 ] ;;
+		*)
+			check_eq "$pmu socket $s: 20 reads from NMI context under the collector's locks, each exact" \
+				"$r $(stat selftest_nmi_reads) $(stat selftest_exact) $(stat selftest_then_exact)" "ok 20 20 20" ;;
+		esac
 		s=$((s + 1))
 	done
 done <<EOT
 $nmi_boxes
 EOT
+# Self-tests written at once: one runs, the other is refused with EBUSY.
+set -- $nmi_boxes
+line="pmu=$1 socket=0 config=$2 $3 $4 count=1000 rounds=200"
+(echo "$line" >$DBG/selftest) 2>/tmp/st1 &
+(echo "$line" >$DBG/selftest) 2>/tmp/st2 &
+wait
+check "two self-tests at once: one refused with EBUSY" grep -q 'busy' /tmp/st1 /tmp/st2
 
 # 2. Hotplug sequences while events count on two boxes and every socket.
 case "$p" in

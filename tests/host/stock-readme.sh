@@ -28,7 +28,13 @@ block() {
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/rust_uncore"
-(cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$work/rust_uncore" 2>/dev/null)
+# What a clone has (every file, outside a git checkout).
+if ! (cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r cp --parents -t "$work/rust_uncore") ||
+	[ ! -f "$work/rust_uncore/Makefile" ]; then
+	(cd "$repo" && find . -path ./.git -prune -o -path ./build -prune -o -path ./target -prune -o -type f -print0 |
+		xargs -0 -r cp --parents -t "$work/rust_uncore")
+fi
+[ -f "$work/rust_uncore/Makefile" ] || { echo "not ok 1 copy the repository's files"; echo "1..1"; exit 1; }
 inroot() { "$repo/scripts/in-root.sh" "$root" --bind "$work:/root/work" --cwd /root/work -- "$@"; }
 
 # The build block, as one shell script that stops at the first failure.
