@@ -169,11 +169,7 @@ impl Ctx {
     /// handler's claim first. A core whose rank is past the field gets no
     /// PMIs (0): polling alone keeps the counts exact.
     pub(crate) fn aim_pmis(&self, pkg: usize, cpu: CpuId) -> u64 {
-        let field = program::u_global::PMI_CORE_SEL >> program::u_global::PMI_CORE_SEL_SHIFT;
-        let bit = 1u64
-            .checked_shl(Self::core_index(cpu))
-            .filter(|b| b & field != 0)
-            .unwrap_or(0);
+        let bit = program::pmi_core_bit(Self::core_index(cpu));
         if let Some(st) = self.pmi.get(pkg) {
             let core = if bit != 0 {
                 i64::from(cpu.core_id())

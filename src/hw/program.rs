@@ -236,6 +236,14 @@ pub struct GlobalState {
     pub ubox_en: bool,
 }
 
+/// The `pmi_cores` bit (`pmi_core_sel`, 325294 Table 2-2) of the core of
+/// rank `rank` in its package, or 0 when the field's ten bits have none for
+/// it: that core gets no PMIs, and polling alone keeps its counts.
+pub fn pmi_core_bit(rank: u32) -> u64 {
+    let field = u_global::PMI_CORE_SEL >> u_global::PMI_CORE_SEL_SHIFT;
+    1u64.checked_shl(rank).filter(|b| b & field != 0).unwrap_or(0)
+}
+
 /// The value of the platform's global control register for `g`, if it has one.
 pub fn global_value(p: &Platform, g: &GlobalState) -> Option<(u32, u64)> {
     match p.global {

@@ -1378,3 +1378,30 @@ fn sbox_cbox_unit_masks_per_part() {
         }
     }
 }
+
+/// `pmi_core_sel` has ten bits (325294 Table 2-2): the cores of rank 0 to 9
+/// get their bit, and PMIs go nowhere for a core past them (rank 10, 63, 64
+/// and beyond: no shift overflow), which polling alone then keeps exact.
+/// The bit, written through the driver's global control value, is the one
+/// the model raises the PMI to.
+#[test]
+fn pmi_core_bits_fit_the_field() {
+    for rank in 0..10 {
+        assert_eq!(program::pmi_core_bit(rank), 1 << rank);
+    }
+    for rank in [10, 31, 63, 64, 65, 1000, u32::MAX] {
+        assert_eq!(program::pmi_core_bit(rank), 0, "rank {}", rank);
+    }
+    let p = crate::hw::platforms::nhmex::WSMEX;
+    for rank in [0u32, 9] {
+        let g = GlobalState {
+            pmi_cores: program::pmi_core_bit(rank),
+            ..GlobalState::default()
+        };
+        let (msr, v) = program::global_value(&p, &g).unwrap();
+        assert_eq!((v & program::u_global::PMI_CORE_SEL) >> program::u_global::PMI_CORE_SEL_SHIFT, 1 << rank);
+        let mut m = Model::new(PlatformId::WestmereEx, 1);
+        m.wrmsr(0, msr, v).unwrap();
+        assert_eq!(m.socket(0).unwrap().global_ctl, v);
+    }
+}
