@@ -241,7 +241,9 @@ pub struct GlobalState {
 /// it: that core gets no PMIs, and polling alone keeps its counts.
 pub fn pmi_core_bit(rank: u32) -> u64 {
     let field = u_global::PMI_CORE_SEL >> u_global::PMI_CORE_SEL_SHIFT;
-    1u64.checked_shl(rank).filter(|b| b & field != 0).unwrap_or(0)
+    1u64.checked_shl(rank)
+        .filter(|b| b & field != 0)
+        .unwrap_or(0)
 }
 
 /// The value of the platform's global control register for `g`, if it has one.

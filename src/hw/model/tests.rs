@@ -1399,7 +1399,10 @@ fn pmi_core_bits_fit_the_field() {
             ..GlobalState::default()
         };
         let (msr, v) = program::global_value(&p, &g).unwrap();
-        assert_eq!((v & program::u_global::PMI_CORE_SEL) >> program::u_global::PMI_CORE_SEL_SHIFT, 1 << rank);
+        assert_eq!(
+            (v & program::u_global::PMI_CORE_SEL) >> program::u_global::PMI_CORE_SEL_SHIFT,
+            1 << rank
+        );
         let mut m = Model::new(PlatformId::WestmereEx, 1);
         m.wrmsr(0, msr, v).unwrap();
         assert_eq!(m.socket(0).unwrap().global_ctl, v);
