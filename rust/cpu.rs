@@ -66,6 +66,12 @@ pub(crate) fn in_nmi() -> bool {
     unsafe { bindings::ru_in_nmi() }
 }
 
+/// Spins for `ms` milliseconds (any context; it does not sleep).
+pub(crate) fn spin_ms(ms: u32) {
+    // SAFETY: A busy wait; it touches no memory of the caller.
+    unsafe { bindings::ru_mdelay(ms) }
+}
+
 /// Runs `f` on `cpu` with interrupts disabled (through an IPI, or directly
 /// when `cpu` is this CPU) and waits until it has run. Process context
 /// only, with interrupts enabled.

@@ -9,6 +9,7 @@
  */
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
@@ -114,6 +115,7 @@ bool ru_event_has_any_exclude_flag(struct perf_event *ev) { return event_has_any
 void ru_rcu_read_lock(void) { rcu_read_lock(); }
 void ru_rcu_read_unlock(void) { rcu_read_unlock(); }
 bool ru_in_nmi(void) { return in_nmi(); }
+void ru_mdelay(unsigned int ms) { mdelay(ms); }
 unsigned long ru_local_irq_save(void) { unsigned long f; local_irq_save(f); return f; }
 void ru_local_irq_restore(unsigned long flags) { local_irq_restore(flags); }
 

@@ -105,6 +105,8 @@ pub(crate) struct Ctx {
     pub(crate) stats: Stats,
     /// The simulation's NMI to each CPU that no PMI stands behind (`noise=1`).
     pub(crate) noise: KVec<AtomicBool>,
+    /// The simulation's one-shot pauses for race tests (`stall`).
+    pub(crate) stalls: sim::Stalls,
 }
 
 impl Ctx {
@@ -345,6 +347,7 @@ impl Core {
                 o.retire(pkg);
             }
         }
+        self.ctx.stalls.at(sim::StallPoint::Unplug);
         self.ctx.registry.unbind(pkg, role)?;
         self.refresh_cpumasks();
         pr_info!(
@@ -593,6 +596,7 @@ impl Driver {
                 pmi,
                 stats: Stats::default(),
                 noise,
+                stalls: sim::Stalls::default(),
             }),
             GFP_KERNEL,
         )?;

@@ -387,9 +387,12 @@ impl UncorePmu {
     pub(crate) fn refresh_cpumask(&self) {
         for cpu in CpuId::all() {
             let pkg = cpu.package();
-            if self.ctx.collector(pkg) == Some(cpu) && self.present(pkg) {
+            if self.ctx.collector(pkg) != Some(cpu) {
+                self.cpumask.clear(cpu);
+            } else if self.present(pkg) {
                 self.cpumask.set(cpu);
             } else {
+                self.ctx.stalls.at(super::sim::StallPoint::Cpumask);
                 self.cpumask.clear(cpu);
             }
         }

@@ -41,6 +41,14 @@
 //!   [umask=..] [count=..] [rounds=<n>]` runs the NMI read self-test
 //!   (`selftest.rs`): `EIO` unless every round read the exact count from
 //!   NMI context while the collector held the box's and the model's locks.
+//! - `stall` (write): `cpumask <ms>` or `unplug <ms>` arms a one-shot
+//!   pause for race tests: the next pass through that point spins for
+//!   `ms` milliseconds (at most 2000, `ERANGE` past it) with whatever locks
+//!   it holds, so that a test can run another operation inside the window
+//!   the point leaves. `cpumask`: in a `cpumask` recomputation, between
+//!   finding a collector whose box is gone and clearing its bit. `unplug`:
+//!   between retiring a box and unbinding its function. `stats` counts
+//!   the pauses begun (`stalls_taken`).
 use super::backend::{Backend, ACCESS_NAMES};
 use super::Core;
 use crate::hw::model::input::{self, InputError, Line};
@@ -48,6 +56,7 @@ use crate::hw::model::ModelError;
 use crate::hw::terms::parse_number;
 use crate::sys::debugfs::{DebugfsOps, Dir, Writer};
 use core::fmt::Write;
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::str::CStr;
@@ -62,9 +71,14 @@ const PLUG: u32 = 4;
 const SELFTEST: u32 = 5;
 const CLOCK: u32 = 6;
 const WORKLOAD: u32 = 7;
+const STALL: u32 = 8;
+
+/// The longest pause `stall` takes, in milliseconds.
+const STALL_MAX_MS: u32 = 2000;
 
 /// The files of the directory, with their numbers.
-static FILES: [(&CStr, u32); 8] = [
+static FILES: [(&CStr, u32); 9] = [
+    (c_str!("stall"), STALL),
     (c_str!("clock"), CLOCK),
     (c_str!("workload"), WORKLOAD),
     (c_str!("inject"), INJECT),
@@ -74,6 +88,57 @@ static FILES: [(&CStr, u32); 8] = [
     (c_str!("plug"), PLUG),
     (c_str!("selftest"), SELFTEST),
 ];
+
+/// A point where a race test can hold a CPU (`stall`).
+#[derive(Clone, Copy)]
+pub(crate) enum StallPoint {
+    /// A `cpumask` recomputation, between finding a collector whose box is
+    /// gone and clearing its bit.
+    Cpumask = 0,
+    /// An unplug, between retiring the box and unbinding its function.
+    Unplug = 1,
+}
+
+/// The one-shot pauses armed through `stall`.
+#[derive(Default)]
+pub(crate) struct Stalls {
+    /// Milliseconds armed at each [`StallPoint`], 0 for none.
+    armed: [AtomicU32; 2],
+    /// Pauses begun.
+    taken: AtomicU64,
+}
+
+impl Stalls {
+    /// Pauses here if `point` is armed (once: the arming is consumed). Spins
+    /// rather than sleeps: some points hold spinning locks.
+    pub(crate) fn at(&self, point: StallPoint) {
+        let ms = self.armed[point as usize].swap(0, Ordering::AcqRel);
+        if ms != 0 {
+            self.taken.fetch_add(1, Ordering::Release);
+            crate::sys::cpu::spin_ms(ms);
+        }
+    }
+
+    /// Arms `point` for `ms` milliseconds.
+    fn arm(&self, point: StallPoint, ms: u32) {
+        self.armed[point as usize].store(ms, Ordering::Release);
+    }
+}
+
+/// Parses a `stall` line: `cpumask <ms>` or `unplug <ms>`.
+fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
+    let (what, ms) = line.split_once(' ').ok_or(EINVAL)?;
+    let point = match what {
+        "cpumask" => StallPoint::Cpumask,
+        "unplug" => StallPoint::Unplug,
+        _ => return Err(EINVAL),
+    };
+    let ms = num(ms.trim())?;
+    match u32::try_from(ms) {
+        Ok(ms) if ms <= STALL_MAX_MS => Ok((point, ms)),
+        _ => Err(ERANGE),
+    }
+}
 
 /// The debugfs directory of the simulation.
 pub(crate) struct SimFiles {
@@ -199,7 +264,6 @@ impl Core {
     /// an NMI of another source (and has handled it) before the PMI's NMI
     /// is sent.
     fn deliver_pmis(&self, socket: usize, cores: u64, noise: bool) {
-        use core::sync::atomic::Ordering;
         for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
             if let (Some(cpu), Some(st)) = (
                 super::Ctx::cpu_of_core(socket, rank),
@@ -224,7 +288,6 @@ impl Core {
     /// Sends an NMI of another source to every online CPU of `socket` but
     /// `target`'s core, each waited for (up to 10 ms).
     fn send_noise(&self, socket: usize, target: crate::sys::cpu::CpuId) {
-        use core::sync::atomic::Ordering;
         let others = crate::sys::cpu::CpuId::all()
             .filter(|c| c.is_online() && c.package() == socket && c.core_id() != target.core_id());
         for c in others {
@@ -405,7 +468,7 @@ impl DebugfsOps for Core {
                     "pmi_nmis {}\npmis_handled {}\nnmi_not_ours {}\npci_entries {}\n\
                      selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}\n\
                      selftest_stale {}\nselftest_then_exact {}\n\
-                     unpolled_boxes {}\nnoise_nmis {}",
+                     unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
@@ -416,7 +479,8 @@ impl DebugfsOps for Core {
                     s.selftest_stale.load(Relaxed),
                     s.selftest_then_exact.load(Relaxed),
                     unpolled,
-                    s.noise_nmis.load(Relaxed)
+                    s.noise_nmis.load(Relaxed),
+                    self.ctx.stalls.taken.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
                 if let Backend::Sim(sim) = &self.ctx.backend {
@@ -468,6 +532,11 @@ impl DebugfsOps for Core {
                 Ok(())
             }
             WORKLOAD => self.workload_line(input.trim()),
+            STALL => {
+                let (point, ms) = parse_stall(input.trim())?;
+                self.ctx.stalls.arm(point, ms);
+                Ok(())
+            }
             _ => Err(EINVAL),
         }
     }

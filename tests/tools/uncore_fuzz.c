@@ -17,8 +17,8 @@
  *       opens one event (default CPU 0, pid -1), optionally after
  *       dropping to UID (and its GID), enables and reads it, prints "ok"
  *       or the errno name (e.g. EACCES); with -H holds it open for SECONDS
- *       (-1: until killed), printing "holding" once open. Exit 0 when it
- *       opened.
+ *       (-1: until killed), printing "holding" once open and "count N"
+ *       (its count) when the time is up. Exit 0 when it opened.
  *
  * What is fuzzed: config/config1/config2 (and config3 in the attr tail),
  * sometimes with values built from the PMU's format/ and events/ files,
@@ -942,6 +942,7 @@ static int open_one(const char *spec, int cpu, int pid, long uid, int hold)
 			printf("read failed: %s\n", ename(errno));
 			return 1;
 		}
+		printf("count %llu\n", (unsigned long long)v);
 	}
 	printf("ok\n");
 	return 0;

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two races made certain with the simulation's one-shot pauses (`stall`):
+# 1. A cpumask recomputation that found a collector's box gone is held
+#    before it clears the collector's bit, while the box is plugged again
+#    and a second recomputation runs. The recomputations are serialised, so
+#    the second one sees the box and the collector is in the PMU's cpumask
+#    afterwards (unserialised, the held one clears the bit last).
+# 2. An unplug is held between retiring the box and unbinding its function
+#    while an event is opened and enabled on the box; the box is plugged
+#    again after.
+#    The event counts what the box sees after the plug (a counter armed in
+#    the window and read across the plug's reset counts about 2^48, or
+#    nothing).
+#
+# guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+. /tests/lib.sh
+
+# stalls_taken from the simulation's stats.
+stalls() { awk '$1 == "stalls_taken" { print $2 }' "$DBG/stats"; }
+# wait_stall N: waits (up to 20 s) until more than N pauses have begun.
+wait_stall() {
+	_i=0
+	while [ "$(stalls)" -le "$1" ] && [ "$_i" -lt 400 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	[ "$(stalls)" -gt "$1" ]
+}
+collectors() { expand_list "$(cat "$DEV/$1/cpumask")"; }
+
+# The stall file's own errors.
+check "stall: an unknown point is EINVAL" sh -c "! echo 'nowhere 10' > $DBG/stall 2>/dev/null"
+check "stall: more than 2000 ms is ERANGE" sh -c "echo 'cpumask 2001' 2>&1 > $DBG/stall | grep -q 'out of range'"
+
+# 1. cpumask.
+set -- $(for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	[ "$(cat "$c/topology/physical_package_id")" = 1 ] && echo "${c##*cpu}"
+done | sort -n)
+first=$1
+other=$2
+c1=$(collectors uncore_cbox_0 | cut -d, -f2)
+[ "$c1" = "$first" ] || other=$first
+echo 'pmu=uncore_imc_0 socket=1' >$DBG/unplug
+check_eq "uncore_imc_0 without socket 1's box" "$(collectors uncore_imc_0)" 0
+n=$(stalls)
+echo 'cpumask 1500' >$DBG/stall
+# Socket 1's collector goes: its hand-over's last recomputation finds the
+# new collector's iMC box gone and is held there.
+(echo 0 >/sys/devices/system/cpu/cpu$c1/online) &
+offline=$!
+check "the hand-over's recomputation is held" wait_stall "$n"
+echo 'pmu=uncore_imc_0 socket=1' >$DBG/plug
+wait $offline
+check_eq "uncore_imc_0's cpumask has the new collector of socket 1 with its box back" \
+	"$(collectors uncore_imc_0)" "0,$other"
+check_eq "uncore_cbox_0's cpumask has it too" "$(collectors uncore_cbox_0)" "0,$other"
+echo 1 >/sys/devices/system/cpu/cpu$c1/online
+check_eq "uncore_imc_0's cpumask after the CPU is back" "$(collectors uncore_imc_0)" "0,$other"
+
+# 2. The unplug window: an event opened (and enabled) while an unplug is
+# held between retiring socket 0's iMC box and unbinding it. Its counter
+# holds 100 from before; the plug resets it. The event counts what comes
+# after the plug, no more.
+check_eq "counter 0 of socket 0's iMC counts 100" \
+	"$(total uncore_imc_0/event=0x1/ sh -c "echo 'pmu=uncore_imc_0 socket=0 event=0x1 count=100' > $DBG/inject")" 100
+n=$(stalls)
+rm -f /tmp/unplugged /tmp/hold.out
+echo 'unplug 1500' >$DBG/stall
+(echo 'pmu=uncore_imc_0 socket=0' >$DBG/unplug; touch /tmp/unplugged) &
+unplug=$!
+wait_stall "$n"
+/tests/uncore_fuzz -e uncore_imc_0/event=0x1/ -c 0 -H 5 >/tmp/hold.out 2>&1 &
+hold=$!
+i=0
+while ! grep -q holding /tmp/hold.out && [ "$i" -lt 100 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+check "the event opened while the unplug was held" sh -c "grep -q holding /tmp/hold.out && [ ! -e /tmp/unplugged ]"
+wait $unplug
+echo 'pmu=uncore_imc_0 socket=0' >$DBG/plug
+echo 'pmu=uncore_imc_0 socket=0 event=0x1 count=100' >$DBG/inject
+wait $hold
+check_eq "it counts the 100 after the plug" "$(awk '$1 == "count" { print $2 }' /tmp/hold.out)" 100
+check "uncore_imc_0 counts after" [ "$(total uncore_imc_0/event=0x1/ sh -c "echo 'pmu=uncore_imc_0 socket=0 event=0x1 count=55' > $DBG/inject")" = 55 ]
+check "rmmod" unload
+done_testing
