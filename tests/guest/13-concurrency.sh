@@ -11,7 +11,8 @@
 # 3. readers racing with CPU hotplug: perf stat -I 100 on two boxes while
 #    socket 1's collector goes offline and back HOTPLUG_ROUNDS times
 #    (default 1; on a socket with a single CPU the socket parks), with
-#    perf_event_open+read loops (uncore_fuzz -e) and reads of the
+#    perf_event_open+read loops (uncore_fuzz -e, on a third PMU of the
+#    same packages) and reads of the
 #    simulation's regs file alongside: the interval counts add up to the
 #    injections (exact; for a parked socket, up to its parking), every
 #    opener gets an event, EINVAL (a parked socket) or ENODEV (an offline
@@ -46,6 +47,12 @@ ctrs=$((over - 1))
 # The second PMU: the first other one.
 other=$(pmus | tr ' ' '\n' | grep -v "^$box\$" | head -1)
 ospec=$(sample "$other")
+# The openers' PMU in 3: a third one. (Each open and close freezes its
+# box for a moment, as perf's pmu_disable does on hardware: occurrences
+# in that moment are not counted, and the simulation's are instantaneous,
+# so the openers stay off the boxes whose counts must be exact.)
+opmu=$(pmus | tr ' ' '\n' | grep -v -e "^$box\$" -e "^$other\$" | head -1)
+opspec=$(sample "$opmu")
 wait_cmd="while [ ! -e $W/go ]; do sleep 0.5; done"
 
 # 1. Concurrent sessions: K on the box (events A, B, A, B, ... up to its
@@ -205,7 +212,7 @@ rm -f $W/stop
 	while [ ! -e $W/stop ]; do
 		for x in $PKGS; do
 			cpu=$(cpus_of_pkg "$x" | cut -d' ' -f1)
-			r=$(/tests/uncore_fuzz -e "$box/$ta/" -c "$cpu" 2>&1)
+			r=$(/tests/uncore_fuzz -e "$opmu/${opspec%%|*}/" -c "$cpu" 2>&1)
 			case "$r" in ok | EINVAL | ENODEV) ;; *) echo "opener: CPU $cpu: $r" >>$W/errors ;; esac
 			n=$((n + 1))
 		done
