@@ -87,7 +87,9 @@ impl<T: DebugfsOps> Dir<T> {
         ops: Arc<T>,
     ) -> impl PinInit<Self, Error> {
         // SAFETY: On success every field is initialised and the files point to the entries and
-        // operations at their final, pinned addresses; on failure the directory is removed and
+        // operations at their final, pinned addresses; the handler is written before the first
+        // file is created, so no call into a file finds it uninitialised. On failure the
+        // directory is removed (which waits for calls into its files) and the handler dropped:
         // nothing stays initialised.
         unsafe {
             super::compat::pin_init_from_closure(move |slot: *mut Self| {
@@ -103,6 +105,8 @@ impl<T: DebugfsOps> Dir<T> {
                     llseek: Some(bindings::default_llseek),
                     ..Default::default()
                 });
+                // The handler first: a file is readable as soon as it is created.
+                addr_of_mut!((*slot).ops).write(ops);
                 let entries = addr_of_mut!((*slot).files).cast::<FileEntry<T>>();
                 for k in 0..MAX_FILES {
                     entries.add(k).write(FileEntry {
@@ -110,10 +114,16 @@ impl<T: DebugfsOps> Dir<T> {
                         number: 0,
                     });
                 }
-                let dentry = from_err_ptr(bindings::debugfs_create_dir(
+                let dentry = match from_err_ptr(bindings::debugfs_create_dir(
                     name.as_char_ptr(),
                     core::ptr::null_mut(),
-                ))?;
+                )) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        core::ptr::drop_in_place(addr_of_mut!((*slot).ops));
+                        return Err(e);
+                    }
+                };
                 for (k, (file, number)) in files.iter().enumerate() {
                     (*entries.add(k)).number = *number;
                     let created = bindings::ru_debugfs_create_file(
@@ -124,12 +134,15 @@ impl<T: DebugfsOps> Dir<T> {
                         fops,
                     );
                     if let Err(e) = from_err_ptr(created) {
+                        // Removing the directory waits for the calls into its files.
                         bindings::debugfs_remove(dentry);
+                        core::ptr::drop_in_place(addr_of_mut!((*slot).ops));
                         return Err(e);
                     }
                 }
+                // INVARIANT: the directory and its files exist, each file's data is its entry,
+                // and the entries, operations and handler are initialised at their pinned place.
                 addr_of_mut!((*slot).dentry).write(dentry);
-                addr_of_mut!((*slot).ops).write(ops);
                 Ok(())
             })
         }

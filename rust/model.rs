@@ -7,9 +7,10 @@ use super::compat::Zeroable;
 use crate::hw::model::Model;
 use kernel::prelude::*;
 
-// SAFETY: `Model` is plain data: integers, booleans, arrays of them, and
-// enums (`PlatformId`, `Family`) whose zero discriminant is a valid
-// variant (`SandyBridgeEp`, `None`); all-zero bytes are a valid `Model`.
+// SAFETY: `Model` is plain data: integers, booleans, arrays and structs of
+// them, and the `#[repr(u8)]` enums `PlatformId` and `Family`, whose zero
+// discriminants (`SandyBridgeEp`, `None`) `hw::model` asserts at compile
+// time; all-zero bytes are a valid `Model`.
 unsafe impl Zeroable for Model {}
 
 /// A zeroed model, to be [`Model::reset`] to a platform.

@@ -197,6 +197,15 @@ pub struct Model {
     pub sockets: [Socket; MAX_SOCKETS],
 }
 
+// The kernel allocates the model zeroed, in place (it is too large for a
+// stack): all-zero bytes must be a valid `Model`. Its fields are integers,
+// booleans, arrays and structs of them, and the two enums below, whose
+// representation is `u8` with a variant at zero.
+const _: () = assert!(Family::None as u8 == 0);
+const _: () = assert!(PlatformId::SandyBridgeEp as u8 == 0);
+const _: () = assert!(core::mem::size_of::<Family>() == 1);
+const _: () = assert!(core::mem::size_of::<PlatformId>() == 1);
+
 /// Skylake MCHBAR value of the model (bit 0: enabled).
 pub const MODEL_MCHBAR: u64 = 0xfed1_0000 | 1;
 
