@@ -177,7 +177,7 @@ fn main() {
     report(
         "overflow walk: WSM-EX, nothing pending",
         &measure(rounds, 200_000, |_| {
-            black_box(walk(wsmex, |a| m.rdmsr(0, a).unwrap_or(0)).is_empty());
+            black_box(walk(wsmex, |a| m.rdmsr(0, a.addr()).unwrap_or(0)).is_empty());
         }),
     );
     println!();

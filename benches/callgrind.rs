@@ -319,6 +319,7 @@ fn arm(m: &mut Model, ty: &str, i: u8, j: usize) -> Occurrence {
     let Some(Addr::Msr(bc)) = box_ctl_addr(t, i as usize) else {
         panic!("{ty}: no box control MSR");
     };
+    let bc = bc.addr();
     let Space::Msr {
         ctl, ctr, offsets, ..
     } = t.space
@@ -354,7 +355,7 @@ fn wsmex_reads(boxes: &[(&str, u8, usize)]) -> Vec<u64> {
     }
     let mut reads = Vec::new();
     let w = walk(by_id(PlatformId::WestmereEx), |a| {
-        let v = m.rdmsr(0, a).unwrap_or(0);
+        let v = m.rdmsr(0, a.addr()).unwrap_or(0);
         reads.push(v);
         v
     });

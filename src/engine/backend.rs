@@ -22,7 +22,7 @@ use super::Ctx;
 use crate::hw::counter::read_split;
 use crate::hw::desc::BoxType;
 use crate::hw::model::{self, Model, FIXED, MAX_BOXES, MAX_CTRS};
-use crate::hw::program::{self, Addr, CounterReg, Ctr, Op, Ops};
+use crate::hw::program::{self, Addr, CounterReg, Ctr, Msr, Op, Ops};
 use crate::sys::sync::IrqLock;
 use crate::sys::{cpu, msr, rcu};
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -149,23 +149,24 @@ pub(crate) enum Backend {
 
 impl Ctx {
     /// Reads MSR `msr` of package `pkg`.
-    pub(crate) fn rdmsr(&self, pkg: usize, msr: u32) -> Result<u64> {
+    pub(crate) fn rdmsr(&self, pkg: usize, msr: Msr) -> Result<u64> {
         match &self.backend {
             Backend::Hw => msr::read(msr),
             Backend::Sim(sim) => {
                 sim.count(Access::MsrRead);
-                sim.inspect(|m| m.rdmsr(pkg, msr)).map_err(|_| EIO)
+                sim.inspect(|m| m.rdmsr(pkg, msr.addr())).map_err(|_| EIO)
             }
         }
     }
 
     /// Writes MSR `msr` of package `pkg`.
-    pub(crate) fn wrmsr(&self, pkg: usize, msr: u32, v: u64) -> Result {
+    pub(crate) fn wrmsr(&self, pkg: usize, msr: Msr, v: u64) -> Result {
         match &self.backend {
             Backend::Hw => msr::write(msr, v),
             Backend::Sim(sim) => {
                 sim.count(Access::MsrWrite);
-                sim.change(pkg, |m| m.wrmsr(pkg, msr, v)).map_err(|_| EIO)
+                sim.change(pkg, |m| m.wrmsr(pkg, msr.addr(), v))
+                    .map_err(|_| EIO)
             }
         }
     }

@@ -687,7 +687,7 @@ impl Driver {
 /// model 6 also covers the Pentium 4 6x1, Pentium D 9xx and Xeon 5000,
 /// which have no L3 EMON registers (a read faults). Refuses with `ENODEV`.
 fn probe(ctx: &Ctx) -> Result {
-    if ctx.platform.global == Global::L3 && ctx.rdmsr(0, platforms::l3::GL_CTL).is_err() {
+    if ctx.platform.global == Global::L3 && ctx.rdmsr(0, platforms::l3::GL_CTL_MSR).is_err() {
         pr_info!(
             "{}: no L3 EMON registers (MSR {:#x} faults): not a Xeon 7100/7400; no uncore PMUs\n",
             ctx.platform.description,

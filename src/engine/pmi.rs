@@ -90,7 +90,7 @@ impl NmiHandler for PmiNmi {
             && match &ctx.backend {
                 super::backend::Backend::Sim(_) => state.raised.swap(false, Ordering::AcqRel),
                 // A local MSR read is fine in NMI context.
-                super::backend::Backend::Hw => crate::sys::msr::read(nhmex::U_GLOBAL_STATUS)
+                super::backend::Backend::Hw => crate::sys::msr::read(nhmex::U_GLOBAL_STATUS_MSR)
                     .is_ok_and(|st| st & U_STATUS_PMI != 0),
             };
         if !raised {
@@ -152,7 +152,7 @@ impl Core {
         }
         // Counting frozen by the PMI (frz_all) is enabled again.
         if ctx
-            .rdmsr(pkg, nhmex::U_GLOBAL_CTL)
+            .rdmsr(pkg, nhmex::U_GLOBAL_CTL_MSR)
             .is_ok_and(|v| v & program::u_global::EN_ALL == 0)
         {
             let _ = ctx.write_global(pkg, |_| {});

@@ -35,7 +35,7 @@ fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
         // the Linux driver assumes; at most what the MSR layout holds.
         (PlatformId::Skylake, "cbox") => {
             let reported = ctx
-                .rdmsr(0, skl::CBO_CONFIG)
+                .rdmsr(0, skl::CBO_CONFIG_MSR)
                 .ok()
                 .map(|v| (v & 0xf) as usize)
                 .filter(|&v| v >= 2);

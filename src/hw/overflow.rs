@@ -20,7 +20,7 @@
 
 use super::desc::{Global, Platform, Space};
 use super::platforms::{l3, nhmex, skl};
-use super::program::box_ctl_addr;
+use super::program::{box_ctl_addr, Msr};
 
 /// Most boxes one walk can report.
 pub const MAX_HITS: usize = 24;
@@ -48,7 +48,7 @@ pub struct Hit {
 pub struct Walk {
     hits: [Hit; MAX_HITS],
     n_hits: usize,
-    clears: [(u32, u64); MAX_CLEARS],
+    clears: [(Msr, u64); MAX_CLEARS],
     n_clears: usize,
     /// The global status showed a PMI (NHM-EX/WSM-EX `pmi`).
     pub pmi: bool,
@@ -59,7 +59,7 @@ impl Default for Walk {
         Walk {
             hits: [Hit::default(); MAX_HITS],
             n_hits: 0,
-            clears: [(0, 0); MAX_CLEARS],
+            clears: [(Msr::new(0), 0); MAX_CLEARS],
             n_clears: 0,
             pmi: false,
         }
@@ -73,7 +73,7 @@ impl Walk {
     }
 
     /// The MSR writes (address, value) that clear what was found, in order.
-    pub fn clears(&self) -> &[(u32, u64)] {
+    pub fn clears(&self) -> &[(Msr, u64)] {
         &self.clears[..self.n_clears]
     }
 
@@ -91,7 +91,7 @@ impl Walk {
 
     fn clear(&mut self, msr: u32, v: u64) {
         if self.n_clears < MAX_CLEARS {
-            self.clears[self.n_clears] = (msr, v);
+            self.clears[self.n_clears] = (Msr::new(msr), v);
             self.n_clears += 1;
         }
     }
@@ -99,7 +99,8 @@ impl Walk {
 
 /// Walks the overflow status of platform `p` with `read` (an MSR read);
 /// returns what overflowed and how to clear it.
-pub fn walk(p: &Platform, mut read: impl FnMut(u32) -> u64) -> Walk {
+pub fn walk(p: &Platform, mut read_msr: impl FnMut(Msr) -> u64) -> Walk {
+    let mut read = |a: u32| read_msr(Msr::new(a));
     let mut w = Walk::default();
     match p.global {
         Global::NhmexU => nhmex_walk(p, &mut read, &mut w),
@@ -185,6 +186,7 @@ fn nhmex_walk(p: &Platform, read: &mut impl FnMut(u32) -> u64, w: &mut Walk) {
         let Some(super::program::Addr::Msr(ctl)) = box_ctl_addr(t, i as usize) else {
             return;
         };
+        let ctl = ctl.addr();
         let bits = read(ctl + 1)
             & (((1 << t.num_counters) - 1) | if t.fixed.is_some() { 1 << 31 } else { 0 });
         if bits != 0 {

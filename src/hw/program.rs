@@ -10,11 +10,31 @@ use super::encode::{MboxReg, MBOX_ADDR_MATCH, MBOX_ZDP_FIELD0, MBOX_ZDP_SHARED, 
 use super::platforms::{l3, nhmex, skl};
 use super::shared::{Choice, Shared};
 
+/// An MSR that the platform tables declare: a register of an uncore box,
+/// or a global control, status or filter register the platform names.
+/// Only the core (`hw`) makes one, from its tables, so the kernel layer,
+/// which writes MSRs only through this type, cannot be asked to write any
+/// other MSR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Msr(u32);
+
+impl Msr {
+    /// The MSR at `addr`, which the tables declare.
+    pub(in crate::hw) const fn new(addr: u32) -> Msr {
+        Msr(addr)
+    }
+
+    /// Its address.
+    pub const fn addr(self) -> u32 {
+        self.0
+    }
+}
+
 /// A register address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Addr {
     /// An MSR (64 bits).
-    Msr(u32),
+    Msr(Msr),
     /// A dword of the box's own PCI function's configuration space.
     Cfg(u32),
     /// A dword of the configuration space of the helper (QPI match/mask)
@@ -31,7 +51,7 @@ pub enum Op {
     Write(Addr, u64),
     /// Write `ctl` to bits 63:32 of a combined control/counter MSR, keeping
     /// the count in bits 31:0 (a read-modify-write).
-    WriteControlHalf(u32, u64),
+    WriteControlHalf(Msr, u64),
 }
 
 /// Most operations one sequence needs.
@@ -47,7 +67,7 @@ pub struct Ops {
 impl Default for Ops {
     fn default() -> Self {
         Ops {
-            ops: [Op::Write(Addr::Msr(0), 0); MAX_OPS],
+            ops: [Op::Write(Addr::Msr(Msr::new(0)), 0); MAX_OPS],
             n: 0,
         }
     }
@@ -119,7 +139,7 @@ pub struct CounterReg {
 
 /// What `counter_reg` gives for a combination the encoder never produces.
 const UNUSED_REG: CounterReg = CounterReg {
-    addr: Addr::Msr(0),
+    addr: Addr::Msr(Msr::new(0)),
     width: 64,
     split: false,
 };
@@ -247,7 +267,7 @@ pub fn pmi_core_bit(rank: u32) -> u64 {
 }
 
 /// The value of the platform's global control register for `g`, if it has one.
-pub fn global_value(p: &Platform, g: &GlobalState) -> Option<(u32, u64)> {
+pub fn global_value(p: &Platform, g: &GlobalState) -> Option<(Msr, u64)> {
     match p.global {
         Global::NhmexU => {
             let mut v = u_global::EN_ALL
@@ -258,14 +278,14 @@ pub fn global_value(p: &Platform, g: &GlobalState) -> Option<(u32, u64)> {
             if g.freeze_on_pmi {
                 v |= u_global::FRZ_ALL;
             }
-            Some((nhmex::U_GLOBAL_CTL, v))
+            Some((Msr::new(nhmex::U_GLOBAL_CTL), v))
         }
         Global::Skl => {
             let mut v = skl_global::EN | (g.pmi_cores & skl_global::PMI_SEL);
             if g.freeze_on_pmi {
                 v |= skl_global::FRZ_ON_PMI;
             }
-            Some((skl::GLOBAL_CTRL, v))
+            Some((Msr::new(skl::GLOBAL_CTRL), v))
         }
         Global::None | Global::L3 => None,
     }
@@ -296,7 +316,7 @@ pub fn box_ctl_addr(t: &BoxType, i: usize) -> Option<Addr> {
             box_ctl: Some(a),
             offsets,
             ..
-        } => Some(Addr::Msr(a + offsets.of(i))),
+        } => Some(Addr::Msr(Msr::new(a + offsets.of(i)))),
         Space::Pci { box_ctl, .. } => Some(Addr::Cfg(box_ctl)),
         _ => None,
     }
@@ -357,7 +377,7 @@ pub fn box_run(
                 } else {
                     l3_global::FREEZE
                 };
-                ops.write(Addr::Msr(l3::GL_CTL), sel | cmd);
+                ops.write(Addr::Msr(Msr::new(l3::GL_CTL)), sel | cmd);
             }
         }
     }
@@ -430,12 +450,12 @@ pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
             split: true,
         },
         (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => CounterReg {
-            addr: Addr::Msr(f.ctr + offsets.of(i)),
+            addr: Addr::Msr(Msr::new(f.ctr + offsets.of(i))),
             width: u32::from(f.bits),
             split: false,
         },
         (Ctr::General(j), _, Space::Msr { ctr, offsets, .. }) => CounterReg {
-            addr: Addr::Msr(ctr.of(j as usize) + offsets.of(i)),
+            addr: Addr::Msr(Msr::new(ctr.of(j as usize) + offsets.of(i))),
             width: u32::from(t.ctr_bits),
             split: false,
         },
@@ -445,7 +465,7 @@ pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
             split: true,
         },
         (Ctr::General(j), _, Space::Combined { base }) => CounterReg {
-            addr: Addr::Msr(base + u32::from(j)),
+            addr: Addr::Msr(Msr::new(base + u32::from(j))),
             width: 32,
             split: false,
         },
@@ -489,6 +509,7 @@ pub fn overflow_bit(p: &Platform, t: &BoxType, i: usize, c: Ctr) -> Option<Overf
     let Some(Addr::Msr(ctl)) = box_ctl_addr(t, i) else {
         return None;
     };
+    let ctl = ctl.addr();
     let bit = match c {
         Ctr::General(j) => 1u64 << j,
         Ctr::Fixed => 1 << 31,
@@ -505,12 +526,16 @@ pub fn overflow_bit(p: &Platform, t: &BoxType, i: usize, c: Ctr) -> Option<Overf
 pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
     match (c, t.fixed, t.space) {
         (Ctr::Fixed, Some(f), Space::Pci { .. }) => Some(Addr::Cfg(f.ctl)),
-        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => Some(Addr::Msr(f.ctl + offsets.of(i))),
+        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => {
+            Some(Addr::Msr(Msr::new(f.ctl + offsets.of(i))))
+        }
         (Ctr::General(j), _, Space::Msr { ctl, offsets, .. }) => {
-            Some(Addr::Msr(ctl.of(j as usize) + offsets.of(i)))
+            Some(Addr::Msr(Msr::new(ctl.of(j as usize) + offsets.of(i))))
         }
         (Ctr::General(j), _, Space::Pci { ctl, .. }) => Some(Addr::Cfg(ctl.of(j as usize))),
-        (Ctr::General(j), _, Space::Combined { base }) => Some(Addr::Msr(base + u32::from(j))),
+        (Ctr::General(j), _, Space::Combined { base }) => {
+            Some(Addr::Msr(Msr::new(base + u32::from(j))))
+        }
         _ => None,
     }
 }
@@ -541,7 +566,7 @@ pub fn event_enable(
         }
         (_, Space::Combined { base }) => {
             let _ = addr;
-            ops.push(Op::WriteControlHalf(base + general_index(c), ctl));
+            ops.push(Op::WriteControlHalf(Msr::new(base + general_index(c)), ctl));
         }
         _ => ops.write(
             addr,
@@ -612,10 +637,10 @@ pub fn event_disable(t: &BoxType, i: usize, c: Ctr, ctl: u64, group_frozen: bool
         (_, Space::Combined { base }) => {
             let j = base + general_index(c);
             let sel = (1u64 << ((j - l3::CTR_CTL0) & 7)) << l3_global::SELECT_SHIFT;
-            ops.write(Addr::Msr(l3::GL_CTL), sel | l3_global::FREEZE);
-            ops.push(Op::WriteControlHalf(j, 0));
+            ops.write(Addr::Msr(Msr::new(l3::GL_CTL)), sel | l3_global::FREEZE);
+            ops.push(Op::WriteControlHalf(Msr::new(j), 0));
             if !group_frozen {
-                ops.write(Addr::Msr(l3::GL_CTL), sel | l3_global::UNFREEZE);
+                ops.write(Addr::Msr(Msr::new(l3::GL_CTL)), sel | l3_global::UNFREEZE);
             }
         }
         _ => ops.write(addr, if t.enable == Enable::Bit22 { ctl } else { 0 }),
@@ -662,17 +687,19 @@ fn split64(ops: &mut Ops, lo: Addr, hi: Addr, v: u64) {
 fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut Ops) {
     let i32_ = i as u32;
     match t.special {
-        Special::SnbepCboxFilter => ops.write(Addr::Msr(0xd14 + 0x20 * i32_), s.combined(0..4)),
+        Special::SnbepCboxFilter => {
+            ops.write(Addr::Msr(Msr::new(0xd14 + 0x20 * i32_)), s.combined(0..4))
+        }
         Special::IvbepCboxFilter => {
             let v = s.combined(0..5);
             split64(
                 ops,
-                Addr::Msr(0xd14 + 0x20 * i32_),
-                Addr::Msr(0xd1a + 0x20 * i32_),
+                Addr::Msr(Msr::new(0xd14 + 0x20 * i32_)),
+                Addr::Msr(Msr::new(0xd1a + 0x20 * i32_)),
                 v,
             );
         }
-        Special::PcuBand => ops.write(Addr::Msr(0xc34), s.combined(0..4)),
+        Special::PcuBand => ops.write(Addr::Msr(Msr::new(0xc34)), s.combined(0..4)),
         Special::QpiMatchMask => {
             split64(
                 ops,
@@ -689,35 +716,35 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
         }
         Special::NhmexBbox => {
             let base = 0xe45 + 8 * i32_;
-            ops.write(Addr::Msr(base), s.slot(0).value);
-            ops.write(Addr::Msr(base + 1), s.slot(1).value);
+            ops.write(Addr::Msr(Msr::new(base)), s.slot(0).value);
+            ops.write(Addr::Msr(Msr::new(base + 1)), s.slot(1).value);
         }
         Special::NhmexSbox => {
             let base = 0xe48 + 0x10 * i32_;
-            ops.write(Addr::Msr(base), 0);
-            ops.write(Addr::Msr(base + 1), s.slot(0).value);
-            ops.write(Addr::Msr(base + 2), s.slot(1).value);
-            ops.write(Addr::Msr(base), 1 << 63);
+            ops.write(Addr::Msr(Msr::new(base)), 0);
+            ops.write(Addr::Msr(Msr::new(base + 1)), s.slot(0).value);
+            ops.write(Addr::Msr(Msr::new(base + 2)), s.slot(1).value);
+            ops.write(Addr::Msr(Msr::new(base)), 1 << 63);
         }
         Special::NhmexMbox { .. } => {
             let off = 0x40 * i32_;
             for r in choice.slots() {
                 match r.slot {
                     s_ if s_ <= MboxReg::Pld as u8 => ops.write(
-                        Addr::Msr(0xca5 + u32::from(s_) + off),
+                        Addr::Msr(Msr::new(0xca5 + u32::from(s_) + off)),
                         s.slot(s_ as usize).value,
                     ),
                     MBOX_ADDR_MATCH => {
                         let cfg = s.slot(MBOX_ADDR_MATCH as usize).value;
                         let mm = 0xe54 + 8 * i32_;
-                        ops.write(Addr::Msr(mm), 0);
-                        ops.write(Addr::Msr(mm + 1), cfg & 0x3_ffff_ffff);
-                        ops.write(Addr::Msr(mm + 2), (cfg >> 34) & 0xfff_ffff);
-                        ops.write(Addr::Msr(mm), cfg & (1 << 63));
+                        ops.write(Addr::Msr(Msr::new(mm)), 0);
+                        ops.write(Addr::Msr(Msr::new(mm + 1)), cfg & 0x3_ffff_ffff);
+                        ops.write(Addr::Msr(Msr::new(mm + 2)), (cfg >> 34) & 0xfff_ffff);
+                        ops.write(Addr::Msr(Msr::new(mm)), cfg & (1 << 63));
                     }
                     MBOX_ZDP_SHARED => {
                         let v = s.combined(MBOX_ZDP_SHARED as usize..MBOX_ZDP_FIELD0 as usize + 4);
-                        ops.write(Addr::Msr(0xcab + off), v);
+                        ops.write(Addr::Msr(Msr::new(0xcab + off)), v);
                     }
                     _ => {}
                 }
@@ -729,22 +756,28 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
                 let port = p + 4 * i32_;
                 let base = (p as usize) * RBOX_PORT_SLOTS as usize;
                 match r.slot % RBOX_PORT_SLOTS {
-                    0 => ops.write(Addr::Msr(0xe04 + port), r.value),
-                    1 => ops.write(Addr::Msr(0xe24 + port), r.value),
+                    0 => ops.write(Addr::Msr(Msr::new(0xe04 + port)), r.value),
+                    1 => ops.write(Addr::Msr(Msr::new(0xe24 + port)), r.value),
                     2 | 3 => {
                         let qlx = if port < 4 {
                             0xe0c + port
                         } else {
                             0xe2c + port - 4
                         };
-                        ops.write(Addr::Msr(qlx), s.combined(base + 2..base + 4));
+                        ops.write(Addr::Msr(Msr::new(qlx)), s.combined(base + 2..base + 4));
                     }
                     k @ (4 | 7) => {
                         let set = if k == 4 { 0xe60 } else { 0xe70 };
                         let mm = set + if port < 4 { 0 } else { 0x10 } + 4 * port;
-                        ops.write(Addr::Msr(mm + 1), s.slot(r.slot as usize + 1).value);
-                        ops.write(Addr::Msr(mm + 2), s.slot(r.slot as usize + 2).value);
-                        ops.write(Addr::Msr(mm), r.value);
+                        ops.write(
+                            Addr::Msr(Msr::new(mm + 1)),
+                            s.slot(r.slot as usize + 1).value,
+                        );
+                        ops.write(
+                            Addr::Msr(Msr::new(mm + 2)),
+                            s.slot(r.slot as usize + 2).value,
+                        );
+                        ops.write(Addr::Msr(Msr::new(mm)), r.value);
                     }
                     _ => {}
                 }

@@ -31,7 +31,7 @@ impl Drv {
     fn exec(&mut self, t: &BoxType, i: usize, ops: &Ops) {
         for op in ops.as_slice() {
             match *op {
-                Op::Write(Addr::Msr(a), v) => self.m.wrmsr(self.s, a, v).unwrap(),
+                Op::Write(Addr::Msr(a), v) => self.m.wrmsr(self.s, a.addr(), v).unwrap(),
                 Op::Write(Addr::Cfg(off), v) => self
                     .m
                     .cfg_write(
@@ -50,9 +50,9 @@ impl Drv {
                     .unwrap(),
                 Op::Write(Addr::Mmio(_), _) => panic!("no MMIO writes"),
                 Op::WriteControlHalf(a, ctl) => {
-                    let old = self.m.rdmsr(self.s, a).unwrap();
+                    let old = self.m.rdmsr(self.s, a.addr()).unwrap();
                     self.m
-                        .wrmsr(self.s, a, (ctl & !0xffff_ffff) | (old & 0xffff_ffff))
+                        .wrmsr(self.s, a.addr(), (ctl & !0xffff_ffff) | (old & 0xffff_ffff))
                         .unwrap();
                 }
             }
@@ -66,7 +66,7 @@ impl Drv {
             index: i as u8,
         };
         let v = match r.addr {
-            Addr::Msr(a) => self.m.rdmsr(self.s, a).unwrap(),
+            Addr::Msr(a) => self.m.rdmsr(self.s, a.addr()).unwrap(),
             Addr::Cfg(off) => read_split::<()>(
                 || Ok(self.m.cfg_read(self.s, role, off).unwrap()),
                 || Ok(self.m.cfg_read(self.s, role, off + 4).unwrap()),
@@ -843,7 +843,7 @@ fn overflow_status_accounting_over_a_thousand_wraps() {
             .unwrap();
         want[s] += n;
         let (now, ovf) =
-            d.m.read_with_overflow(s, ctr_msr, ob.status, ob.clear, ob.bit)
+            d.m.read_with_overflow(s, ctr_msr.addr(), ob.status, ob.clear, ob.bit)
                 .unwrap();
         wraps += u32::from(ovf);
         total[s] += delta_with_status(prev[s], now, 48, ovf);
@@ -918,7 +918,7 @@ fn cbox4_overflow_follows_each_parts_summary_map() {
             .unwrap();
         assert_eq!(d.m.take_pmi(0), 1, "{:?}: a PMI to core 0", p);
         assert_eq!(d.m.rdmsr(0, side_summary).unwrap(), 1 << bit, "{:?}", p);
-        let w = crate::hw::overflow::walk(desc, |a| d.m.rdmsr(0, a).unwrap());
+        let w = crate::hw::overflow::walk(desc, |a| d.m.rdmsr(0, a.addr()).unwrap());
         let found: std::vec::Vec<_> = w
             .hits()
             .iter()
@@ -1229,17 +1229,17 @@ fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
         for op in ops.as_slice() {
             match *op {
                 Op::WriteControlHalf(a, ctl) => {
-                    let old = d.m.rdmsr(0, a).unwrap();
+                    let old = d.m.rdmsr(0, a.addr()).unwrap();
                     // 30 more events, and an observer, between the halves.
                     occ.cycles = 30;
                     d.m.inject(0, "fsb", 0, &occ).unwrap();
                     injected += 30;
                     let seen = d.read(t, 0, pr.ctr);
                     total += prev.update(pr.width, || Some(seen)).unwrap_or(0);
-                    d.m.wrmsr(0, a, (ctl & !0xffff_ffff) | (old & 0xffff_ffff))
+                    d.m.wrmsr(0, a.addr(), (ctl & !0xffff_ffff) | (old & 0xffff_ffff))
                         .unwrap();
                 }
-                Op::Write(Addr::Msr(a), v) => d.m.wrmsr(0, a, v).unwrap(),
+                Op::Write(Addr::Msr(a), v) => d.m.wrmsr(0, a.addr(), v).unwrap(),
                 other => panic!("{:?}", other),
             }
         }
@@ -1399,6 +1399,7 @@ fn pmi_core_bits_fit_the_field() {
             ..GlobalState::default()
         };
         let (msr, v) = program::global_value(&p, &g).unwrap();
+        let msr = msr.addr();
         assert_eq!(
             (v & program::u_global::PMI_CORE_SEL) >> program::u_global::PMI_CORE_SEL_SHIFT,
             1 << rank

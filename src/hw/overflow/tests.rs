@@ -38,8 +38,8 @@ fn arm(m: &mut Model, ty: &str, i: u8, j: usize) -> u16 {
         let g = m.rdmsr(0, 0xc00).unwrap();
         m.wrmsr(0, 0xc00, g | 1).unwrap();
     } else {
-        let old = m.rdmsr(0, bc).unwrap();
-        m.wrmsr(0, bc, old | (1 << j)).unwrap();
+        let old = m.rdmsr(0, bc.addr()).unwrap();
+        m.wrmsr(0, bc.addr(), old | (1 << j)).unwrap();
     }
     m.wrmsr(0, ctl.of(j) + off, v).unwrap();
     m.wrmsr(0, ctr.of(j) + off, (1 << 48) - 1).unwrap();
@@ -93,7 +93,7 @@ fn check(p: PlatformId, chosen: &[(&'static str, u8, usize)], fixed: bool) {
             .unwrap();
     }
     let desc = by_id(p);
-    let w = walk(desc, |a| m.rdmsr(0, a).unwrap());
+    let w = walk(desc, |a| m.rdmsr(0, a.addr()).unwrap());
     let mut got = BTreeSet::new();
     let mut got_fixed = false;
     for h in w.hits() {
@@ -110,10 +110,10 @@ fn check(p: PlatformId, chosen: &[(&'static str, u8, usize)], fixed: bool) {
     assert_eq!(got, want);
     assert_eq!(got_fixed, fixed);
     for &(a, v) in w.clears() {
-        m.wrmsr(0, a, v).unwrap();
+        m.wrmsr(0, a.addr(), v).unwrap();
     }
     assert_eq!(m.rdmsr(0, 0xc01).unwrap(), 0, "everything cleared");
-    assert!(walk(desc, |a| m.rdmsr(0, a).unwrap()).is_empty());
+    assert!(walk(desc, |a| m.rdmsr(0, a.addr()).unwrap()).is_empty());
 }
 
 #[test]
@@ -158,7 +158,9 @@ proptest! {
 #[test]
 fn an_empty_status_finds_nothing() {
     let m = Model::new(PlatformId::WestmereEx, 1);
-    let w = walk(by_id(PlatformId::WestmereEx), |a| m.rdmsr(0, a).unwrap());
+    let w = walk(by_id(PlatformId::WestmereEx), |a| {
+        m.rdmsr(0, a.addr()).unwrap()
+    });
     assert!(w.is_empty());
     assert!(w.clears().is_empty());
 }
@@ -176,12 +178,12 @@ fn skylake_status_bits() {
     m.inject(0, "cbox", 0, &Occurrence::simple(0xff, 0, 2))
         .unwrap();
     let p = by_id(PlatformId::Skylake);
-    let w = walk(p, |a| m.rdmsr(0, a).unwrap());
+    let w = walk(p, |a| m.rdmsr(0, a.addr()).unwrap());
     assert_eq!(w.hits().len(), 2);
     assert!(w.hits().iter().any(|h| h.fixed && h.exact));
     assert!(w.hits().iter().any(|h| !h.exact && h.index == u8::MAX));
     for &(a, v) in w.clears() {
-        m.wrmsr(0, a, v).unwrap();
+        m.wrmsr(0, a.addr(), v).unwrap();
     }
     assert_eq!(m.rdmsr(0, 0xe02).unwrap(), 0);
 }
@@ -201,11 +203,11 @@ fn l3_status_bits() {
     m.inject(0, "gsnpq", 0, &o(1 << 33)).unwrap();
     m.inject(0, "fsb", 0, &o(1 << 57)).unwrap();
     let p = by_id(PlatformId::Xeon7400);
-    let w = walk(p, |a| m.rdmsr(0, a).unwrap());
+    let w = walk(p, |a| m.rdmsr(0, a.addr()).unwrap());
     let hits: Vec<(u8, u32)> = w.hits().iter().map(|h| (h.ty, h.counters)).collect();
     assert_eq!(hits, [(1, 0b10), (2, 0b1000)]);
     for &(a, v) in w.clears() {
-        m.wrmsr(0, a, v).unwrap();
+        m.wrmsr(0, a.addr(), v).unwrap();
     }
     assert_eq!(m.rdmsr(0, 0x107d8).unwrap(), 0);
 }

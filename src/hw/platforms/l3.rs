@@ -14,11 +14,14 @@
 
 use super::{cfg, f};
 use crate::hw::desc::*;
+use crate::hw::program::Msr;
 
 /// `MSR_EMON_L3_CTR_CTL0`.
 pub const CTR_CTL0: u32 = 0x107cc;
 /// `MSR_EMON_L3_GL_CTL`.
 pub const GL_CTL: u32 = 0x107d8;
+/// [`GL_CTL`] as a declared MSR.
+pub const GL_CTL_MSR: Msr = Msr::new(GL_CTL);
 /// FSB control bit 58, which "must set to 1".
 pub const FSB_MUST_BE_ONE: u64 = 1 << 58;
 

@@ -13,11 +13,16 @@
 use super::common::*;
 use super::{cfg, cfg1, cfg2, f};
 use crate::hw::desc::*;
+use crate::hw::program::Msr;
 
 /// `U_MSR_PMON_GLOBAL_CTL` (Table 2-2).
 pub const U_GLOBAL_CTL: u32 = 0xc00;
+/// [`U_GLOBAL_CTL`] as a declared MSR.
+pub const U_GLOBAL_CTL_MSR: Msr = Msr::new(U_GLOBAL_CTL);
 /// `U_MSR_PMON_GLOBAL_STATUS` (Table 2-3).
 pub const U_GLOBAL_STATUS: u32 = 0xc01;
+/// [`U_GLOBAL_STATUS`] as a declared MSR.
+pub const U_GLOBAL_STATUS_MSR: Msr = Msr::new(U_GLOBAL_STATUS);
 /// `U_MSR_PMON_GLOBAL_OVF_CTL` (Table 2-4).
 pub const U_GLOBAL_OVF_CTL: u32 = 0xc02;
 

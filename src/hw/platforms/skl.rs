@@ -17,6 +17,7 @@
 use super::common::*;
 use super::{cfg, f};
 use crate::hw::desc::*;
+use crate::hw::program::Msr;
 
 /// `MSR_UNC_PERF_GLOBAL_CTRL`.
 pub const GLOBAL_CTRL: u32 = 0xe01;
@@ -24,6 +25,8 @@ pub const GLOBAL_CTRL: u32 = 0xe01;
 pub const GLOBAL_STATUS: u32 = 0xe02;
 /// `MSR_UNC_CBO_CONFIG`: number of CBo units plus one in bits 3:0.
 pub const CBO_CONFIG: u32 = 0x396;
+/// [`CBO_CONFIG`] as a declared MSR.
+pub const CBO_CONFIG_MSR: Msr = Msr::new(CBO_CONFIG);
 /// Most CBo units the C-box MSR layout holds: the manual's parts have up
 /// to four, Coffee Lake-S eight. A Comet Lake-S with ten cores exposes
 /// eight.
