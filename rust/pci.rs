@@ -8,6 +8,7 @@
 
 use super::bindings;
 use super::compat::IntoMutPtr;
+use crate::hw::program::CfgReg;
 use core::marker::PhantomData;
 use core::ptr::{addr_of, addr_of_mut, NonNull};
 use kernel::error::from_result;
@@ -96,10 +97,13 @@ impl Device {
         Ok(v)
     }
 
-    /// Writes the configuration dword at `off`.
-    pub(crate) fn write_config_u32(&self, off: u32, v: u32) -> Result {
-        let off = c_int::try_from(off).map_err(|_| EINVAL)?;
-        // SAFETY: As in `read_config_u32`.
+    /// Writes the configuration dword of PMON register `reg`. Only the core's
+    /// tables make a [`CfgReg`], so no caller can have a BAR, the command
+    /// register or another device's capability written.
+    pub(crate) fn write_config_u32(&self, reg: CfgReg, v: u32) -> Result {
+        let off = c_int::try_from(reg.offset()).map_err(|_| EINVAL)?;
+        // SAFETY: As in `read_config_u32`; `reg` is a PMON register of the function, whose
+        // writes change only what the uncore counts.
         let r = unsafe { bindings::pci_write_config_dword(self.raw(), off, v) };
         // SAFETY: Maps a PCIBIOS code to an errno; any value is accepted.
         to_errno(unsafe { bindings::ru_pcibios_err_to_errno(r) })

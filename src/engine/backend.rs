@@ -22,7 +22,7 @@ use super::Ctx;
 use crate::hw::counter::read_split;
 use crate::hw::desc::BoxType;
 use crate::hw::model::{self, Model, FIXED, MAX_BOXES, MAX_CTRS};
-use crate::hw::program::{self, Addr, CounterReg, Ctr, Msr, Op, Ops};
+use crate::hw::program::{self, Addr, CfgReg, CounterReg, Ctr, Msr, Op, Ops};
 use crate::sys::sync::IrqLock;
 use crate::sys::{cpu, msr, rcu};
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -188,7 +188,7 @@ impl Ctx {
         }
     }
 
-    fn cfg_write(&self, e: &PciEntry, off: u32, v: u32) -> Result {
+    fn cfg_write(&self, e: &PciEntry, off: CfgReg, v: u32) -> Result {
         if !e.is_present() {
             return Err(ENODEV);
         }
@@ -199,7 +199,7 @@ impl Ctx {
             }
             Backend::Sim(sim) => {
                 sim.count(Access::CfgWrite);
-                sim.change(e.pkg, |m| m.cfg_write(e.pkg, e.role, off, v))
+                sim.change(e.pkg, |m| m.cfg_write(e.pkg, e.role, off.offset(), v))
                     .map_err(|_| EIO)
             }
         }
@@ -315,7 +315,10 @@ impl Ctx {
                         return Err(EAGAIN);
                     }
                     let e = self.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
-                    read_split(|| self.cfg_read(e, off), || self.cfg_read(e, off + 4))?
+                    read_split(
+                        || self.cfg_read(e, off.offset()),
+                        || self.cfg_read(e, off.offset() + 4),
+                    )?
                 }
                 Addr::Mmio(off) => {
                     let e = self.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;

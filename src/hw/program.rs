@@ -30,16 +30,36 @@ impl Msr {
     }
 }
 
+/// A PMON register in the configuration space of a box's PCI function (or
+/// of its helper device), at an offset the platform tables declare. Only
+/// the core makes one, so the kernel layer, which writes configuration
+/// space only through this type, cannot be asked to write a BAR or the
+/// command register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CfgReg(u32);
+
+impl CfgReg {
+    /// The register at offset `off`, which the tables declare.
+    pub(in crate::hw) const fn new(off: u32) -> CfgReg {
+        CfgReg(off)
+    }
+
+    /// Its offset.
+    pub const fn offset(self) -> u32 {
+        self.0
+    }
+}
+
 /// A register address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Addr {
     /// An MSR (64 bits).
     Msr(Msr),
     /// A dword of the box's own PCI function's configuration space.
-    Cfg(u32),
+    Cfg(CfgReg),
     /// A dword of the configuration space of the helper (QPI match/mask)
     /// device of the box.
-    Helper(u32),
+    Helper(CfgReg),
     /// A 32-bit register of the box's MMIO window.
     Mmio(u32),
 }
@@ -317,7 +337,7 @@ pub fn box_ctl_addr(t: &BoxType, i: usize) -> Option<Addr> {
             offsets,
             ..
         } => Some(Addr::Msr(Msr::new(a + offsets.of(i)))),
-        Space::Pci { box_ctl, .. } => Some(Addr::Cfg(box_ctl)),
+        Space::Pci { box_ctl, .. } => Some(Addr::Cfg(CfgReg::new(box_ctl))),
         _ => None,
     }
 }
@@ -445,7 +465,7 @@ pub fn group_select(t: &BoxType) -> u64 {
 pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
     match (c, t.fixed, t.space) {
         (Ctr::Fixed, Some(f), Space::Pci { .. }) => CounterReg {
-            addr: Addr::Cfg(f.ctr),
+            addr: Addr::Cfg(CfgReg::new(f.ctr)),
             width: u32::from(f.bits),
             split: true,
         },
@@ -460,7 +480,7 @@ pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
             split: false,
         },
         (Ctr::General(j), _, Space::Pci { ctr, .. }) => CounterReg {
-            addr: Addr::Cfg(ctr.of(j as usize)),
+            addr: Addr::Cfg(CfgReg::new(ctr.of(j as usize))),
             width: u32::from(t.ctr_bits),
             split: true,
         },
@@ -525,14 +545,14 @@ pub fn overflow_bit(p: &Platform, t: &BoxType, i: usize, c: Ctr) -> Option<Overf
 /// Control register of counter `c` of box `i`.
 pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
     match (c, t.fixed, t.space) {
-        (Ctr::Fixed, Some(f), Space::Pci { .. }) => Some(Addr::Cfg(f.ctl)),
+        (Ctr::Fixed, Some(f), Space::Pci { .. }) => Some(Addr::Cfg(CfgReg::new(f.ctl))),
         (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => {
             Some(Addr::Msr(Msr::new(f.ctl + offsets.of(i))))
         }
         (Ctr::General(j), _, Space::Msr { ctl, offsets, .. }) => {
             Some(Addr::Msr(Msr::new(ctl.of(j as usize) + offsets.of(i))))
         }
-        (Ctr::General(j), _, Space::Pci { ctl, .. }) => Some(Addr::Cfg(ctl.of(j as usize))),
+        (Ctr::General(j), _, Space::Pci { ctl, .. }) => Some(Addr::Cfg(CfgReg::new(ctl.of(j as usize)))),
         (Ctr::General(j), _, Space::Combined { base }) => {
             Some(Addr::Msr(Msr::new(base + u32::from(j))))
         }
@@ -703,14 +723,14 @@ fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut O
         Special::QpiMatchMask => {
             split64(
                 ops,
-                Addr::Helper(0x228),
-                Addr::Helper(0x22c),
+                Addr::Helper(CfgReg::new(0x228)),
+                Addr::Helper(CfgReg::new(0x22c)),
                 s.slot(0).value,
             );
             split64(
                 ops,
-                Addr::Helper(0x238),
-                Addr::Helper(0x23c),
+                Addr::Helper(CfgReg::new(0x238)),
+                Addr::Helper(CfgReg::new(0x23c)),
                 s.slot(1).value,
             );
         }

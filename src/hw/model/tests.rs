@@ -40,13 +40,13 @@ impl Drv {
                             ty: t.name,
                             index: i as u8,
                         },
-                        off,
+                        off.offset(),
                         v as u32,
                     )
                     .unwrap(),
                 Op::Write(Addr::Helper(off), v) => self
                     .m
-                    .cfg_write(self.s, Role::QpiFilter { port: i as u8 }, off, v as u32)
+                    .cfg_write(self.s, Role::QpiFilter { port: i as u8 }, off.offset(), v as u32)
                     .unwrap(),
                 Op::Write(Addr::Mmio(_), _) => panic!("no MMIO writes"),
                 Op::WriteControlHalf(a, ctl) => {
@@ -68,8 +68,8 @@ impl Drv {
         let v = match r.addr {
             Addr::Msr(a) => self.m.rdmsr(self.s, a.addr()).unwrap(),
             Addr::Cfg(off) => read_split::<()>(
-                || Ok(self.m.cfg_read(self.s, role, off).unwrap()),
-                || Ok(self.m.cfg_read(self.s, role, off + 4).unwrap()),
+                || Ok(self.m.cfg_read(self.s, role, off.offset()).unwrap()),
+                || Ok(self.m.cfg_read(self.s, role, off.offset() + 4).unwrap()),
             )
             .unwrap(),
             Addr::Mmio(off) => u64::from(self.m.mmio_read(self.s, off).unwrap()),
