@@ -25,8 +25,9 @@ unsafe impl Send for Mmio {}
 unsafe impl Sync for Mmio {}
 
 impl Mmio {
-    /// Maps `size` bytes at physical address `phys`.
-    pub(crate) fn map(phys: u64, size: u64) -> Result<Self> {
+    /// Maps `size` bytes at physical address `phys`. Only for this layer:
+    /// the driver maps a window a device places ([`super::pci::Device::map_window`]).
+    pub(super) fn map(phys: u64, size: u64) -> Result<Self> {
         let len = usize::try_from(size).map_err(|_| EINVAL)?;
         // SAFETY: `ioremap` accepts any address and size and returns NULL on failure.
         let addr = NonNull::new(unsafe { bindings::ioremap(phys, len) }).ok_or(ENOMEM)?;

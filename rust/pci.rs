@@ -8,6 +8,8 @@
 
 use super::bindings;
 use super::compat::IntoMutPtr;
+use super::mmio::Mmio;
+use crate::hw::pci::BarWindow;
 use crate::hw::program::CfgReg;
 use core::marker::PhantomData;
 use core::ptr::{addr_of, addr_of_mut, NonNull};
@@ -107,6 +109,16 @@ impl Device {
         let r = unsafe { bindings::pci_write_config_dword(self.raw(), off, v) };
         // SAFETY: Maps a PCIBIOS code to an errno; any value is accepted.
         to_errno(unsafe { bindings::ru_pcibios_err_to_errno(r) })
+    }
+
+    /// Maps the MMIO window that the device's base address register `w`
+    /// places; `None` when the register leaves it disabled.
+    pub(crate) fn map_window(&self, w: &BarWindow) -> Result<Option<Mmio>> {
+        let lo = self.read_config_u32(w.offset())?;
+        let hi = self.read_config_u32(w.offset() + 4)?;
+        w.base(lo, hi)
+            .map(|base| Mmio::map(base, u64::from(w.size())))
+            .transpose()
     }
 
     /// A counted reference to the device.

@@ -32,9 +32,6 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::prelude::*;
 use kernel::sync::{new_mutex, Arc, Mutex};
 
-/// Size of the Skylake MCHBAR window the IMC counters are in.
-const MCHBAR_WINDOW: u64 = crate::hw::platforms::skl::MCHBAR_WINDOW as u64;
-
 /// One PCI function of one package.
 pub(crate) struct PciEntry {
     /// Its package.
@@ -306,15 +303,10 @@ fn decode(ctx: &Ctx, map: &BusMap, at: PciLocation) -> Result<(usize, Role)> {
 
 /// Maps the Skylake IMC counters' window from the host bridge's MCHBAR.
 fn map_mchbar(d: &Device) -> Result<Mmio> {
-    let (lo, hi) = (
-        d.read_config_u32(pci::MCHBAR)?,
-        d.read_config_u32(pci::MCHBAR + 4)?,
-    );
-    let base = pci::mchbar_base(lo, hi).ok_or_else(|| {
+    d.map_window(&pci::MCHBAR_WINDOW)?.ok_or_else(|| {
         pr_info!("MCHBAR is disabled: no IMC counters\n");
         ENODEV
-    })?;
-    Mmio::map(base, MCHBAR_WINDOW)
+    })
 }
 
 /// The hardware PCI driver's callbacks.

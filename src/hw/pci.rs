@@ -242,6 +242,44 @@ pub fn mchbar_base(lo: u32, hi: u32) -> Option<u64> {
     (v & 1 != 0).then_some(v & 0x7f_ffff_8000)
 }
 
+/// An MMIO window that a device's base address register places, as the
+/// tables declare it: the register's offset (two dwords), how its value
+/// gives the window's base, and the window's size. Only the core makes one,
+/// so the kernel layer, which maps MMIO only through this type (from a
+/// bound device's register), cannot be asked to map any other address.
+#[derive(Clone, Copy, Debug)]
+pub struct BarWindow {
+    offset: u32,
+    size: u32,
+    decode: fn(u32, u32) -> Option<u64>,
+}
+
+impl BarWindow {
+    /// Offset of the base address register (its low dword; the high one
+    /// follows).
+    pub const fn offset(&self) -> u32 {
+        self.offset
+    }
+
+    /// Size of the window in bytes.
+    pub const fn size(&self) -> u32 {
+        self.size
+    }
+
+    /// The window's physical base from the register's two dwords, or `None`
+    /// when the register leaves it disabled.
+    pub fn base(&self, lo: u32, hi: u32) -> Option<u64> {
+        (self.decode)(lo, hi)
+    }
+}
+
+/// The Skylake IMC counters' window: `MCHBAR` of the host bridge.
+pub const MCHBAR_WINDOW: BarWindow = BarWindow {
+    offset: MCHBAR,
+    size: super::platforms::skl::MCHBAR_WINDOW,
+    decode: mchbar_base,
+};
+
 /// Why a PCI function is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PciError {

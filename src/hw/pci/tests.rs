@@ -218,6 +218,24 @@ fn mchbar_decoding() {
 }
 
 #[test]
+fn mchbar_window_holds_every_imc_counter() {
+    use crate::hw::program::{counter_reg, Addr, Ctr};
+    let w = MCHBAR_WINDOW;
+    assert_eq!(w.offset(), MCHBAR);
+    assert_eq!(w.base(0xfed1_0001, 0), mchbar_base(0xfed1_0001, 0));
+    assert_eq!(w.base(0xfed1_0000, 0), None, "disabled");
+    let t = by_id(PlatformId::Skylake).box_type("imc").unwrap();
+    let mut n = 0;
+    for j in 0..t.num_counters {
+        if let Addr::Mmio(off) = counter_reg(t, 0, Ctr::Free(j)).addr {
+            assert!(off % 4 == 0 && off + 8 <= w.size(), "counter {j} at {off:#x}");
+            n += 1;
+        }
+    }
+    assert!(n >= 2, "the IMC's free-running counters are in the window ({n})");
+}
+
+#[test]
 fn skl_host_bridges_are_the_imc() {
     let p = PlatformId::Skylake;
     assert_eq!(
