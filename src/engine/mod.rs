@@ -657,7 +657,9 @@ impl Driver {
             false => None,
         };
         let sim_files = match &ctx.backend {
-            Backend::Sim(_) => Some(sim::SimFiles::new(module, core.clone())?),
+            Backend::Sim(_) => Some(sim::SimFiles::new(module, core.clone()).inspect_err(|e| {
+                pr_err!("sim: the debugfs files could not be created: {:?}\n", e)
+            })?),
             Backend::Hw => None,
         };
         // Last: nothing can fail after the packages start.
