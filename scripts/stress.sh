@@ -139,7 +139,7 @@ while IFS='|' read -r name cpu smp load margs tests; do
 		lost=$((lost + $(s lost)))
 		while read -r k v; do
 			errno[$k]=$((${errno[$k]:-0} + v))
-		done < <(awk '$1 == "#" && $2 == "stat:" && $3 ~ /^errno-/ { sub(/^errno-/, "", $3); print $3, $4 }' "$f")
+		done < <(awk '$1 == "#" && $2 == "stat:" && $3 ~ /^errno-[A-Z0-9]+$/ && $4 ~ /^[0-9]+$/ { sub(/^errno-/, "", $3); print $3, $4 }' "$f")
 		okn=$((okn + $(grep -cE '^ok [0-9]+' "$f")))
 		nf=$(grep -cE '^not ok [0-9]+' "$f")
 		failn=$((failn + nf))

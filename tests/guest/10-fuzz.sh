@@ -55,7 +55,7 @@ fuzz() {
 	check "$3: some attributes opened (${opened:-0})" [ "${opened:-0}" -gt 0 ]
 	a=$(awk '$1 == "attrs" { print $2 }' /tmp/fuzz.out)
 	stat_line attrs "${a:-0}"
-	awk '$1 == "open" { print "# stat: errno-" $2, $3 }' /tmp/fuzz.out
+	awk '$1 == "open" && NF == 3 { print "# stat: errno-" $2, $3 }' /tmp/fuzz.out
 }
 
 fuzz "$seed" "$n" "$p $path, every CPU online"
