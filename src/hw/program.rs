@@ -552,7 +552,9 @@ pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
         (Ctr::General(j), _, Space::Msr { ctl, offsets, .. }) => {
             Some(Addr::Msr(Msr::new(ctl.of(j as usize) + offsets.of(i))))
         }
-        (Ctr::General(j), _, Space::Pci { ctl, .. }) => Some(Addr::Cfg(CfgReg::new(ctl.of(j as usize)))),
+        (Ctr::General(j), _, Space::Pci { ctl, .. }) => {
+            Some(Addr::Cfg(CfgReg::new(ctl.of(j as usize))))
+        }
         (Ctr::General(j), _, Space::Combined { base }) => {
             Some(Addr::Msr(Msr::new(base + u32::from(j))))
         }

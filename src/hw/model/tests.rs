@@ -46,7 +46,12 @@ impl Drv {
                     .unwrap(),
                 Op::Write(Addr::Helper(off), v) => self
                     .m
-                    .cfg_write(self.s, Role::QpiFilter { port: i as u8 }, off.offset(), v as u32)
+                    .cfg_write(
+                        self.s,
+                        Role::QpiFilter { port: i as u8 },
+                        off.offset(),
+                        v as u32,
+                    )
                     .unwrap(),
                 Op::Write(Addr::Mmio(_), _) => panic!("no MMIO writes"),
                 Op::WriteControlHalf(a, ctl) => {

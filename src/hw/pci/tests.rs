@@ -228,11 +228,17 @@ fn mchbar_window_holds_every_imc_counter() {
     let mut n = 0;
     for j in 0..t.num_counters {
         if let Addr::Mmio(off) = counter_reg(t, 0, Ctr::Free(j)).addr {
-            assert!(off % 4 == 0 && off + 8 <= w.size(), "counter {j} at {off:#x}");
+            assert!(
+                off % 4 == 0 && off + 8 <= w.size(),
+                "counter {j} at {off:#x}"
+            );
             n += 1;
         }
     }
-    assert!(n >= 2, "the IMC's free-running counters are in the window ({n})");
+    assert!(
+        n >= 2,
+        "the IMC's free-running counters are in the window ({n})"
+    );
 }
 
 #[test]
