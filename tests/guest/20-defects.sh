@@ -29,8 +29,6 @@ cpus() {
 		[ "$(cat "$c/topology/physical_package_id")" = "$1" ] && echo "${c##*cpu}"
 	done | sort -n | tr '\n' ' '
 }
-# collectors PMU: the PMU's cpumask as an expanded list.
-collectors() { expand_list "$(cat "$DEV/$1/cpumask")"; }
 
 # 1. NMI reads. "PMU CONFIG INJECTION" per line. A box in PCI
 # configuration space cannot be read from NMI context (the PCI core's

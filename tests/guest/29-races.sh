@@ -16,6 +16,7 @@
 #
 # guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
+. /tests/hardening.sh
 
 # stalls_taken from the simulation's stats.
 stalls() { awk '$1 == "stalls_taken" { print $2 }' "$DBG/stats"; }
@@ -28,20 +29,14 @@ wait_stall() {
 	done
 	[ "$(stalls)" -gt "$1" ]
 }
-collectors() { expand_list "$(cat "$DEV/$1/cpumask")"; }
 
 # The stall file's own errors.
 check "stall: an unknown point is EINVAL" sh -c "! echo 'nowhere 10' > $DBG/stall 2>/dev/null"
 check "stall: more than 2000 ms is ERANGE" sh -c "echo 'cpumask 2001' 2>&1 > $DBG/stall | grep -q 'out of range'"
 
 # 1. cpumask.
-set -- $(for c in /sys/devices/system/cpu/cpu[0-9]*; do
-	[ "$(cat "$c/topology/physical_package_id")" = 1 ] && echo "${c##*cpu}"
-done | sort -n)
-first=$1
-other=$2
-c1=$(collectors uncore_cbox_0 | cut -d, -f2)
-[ "$c1" = "$first" ] || other=$first
+c1=$(collector uncore_cbox_0 1)
+other=$(for c in $(cpus_of_pkg 1); do [ "$c" != "$c1" ] && echo "$c"; done | head -1)
 echo 'pmu=uncore_imc_0 socket=1' >$DBG/unplug
 check_eq "uncore_imc_0 without socket 1's box" "$(collectors uncore_imc_0)" 0
 n=$(stalls)

@@ -200,6 +200,9 @@ expand_list() {
 	done | tr '\n' ',' | sed 's/,$//'
 }
 
+# collectors PMU: the PMU's cpumask as an expanded list.
+collectors() { expand_list "$(cat "$DEV/$1/cpumask")"; }
+
 # pair PLATFORM: "BOX|TERMS-A|INJECT-A|TERMS-B|INJECT-B|N" for group tests:
 # two events of one box and how many distinct events overcommit it.
 pair() {
