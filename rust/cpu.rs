@@ -7,6 +7,7 @@
 
 use super::bindings;
 use core::ffi::c_void;
+use core::marker::PhantomData;
 use core::ptr::addr_of;
 use kernel::error::{to_result, Result};
 use kernel::ffi::c_int;
@@ -72,18 +73,97 @@ pub(crate) fn spin_ms(ms: u32) {
     unsafe { bindings::ru_mdelay(ms) }
 }
 
+/// Proof that the code runs with interrupts off on its CPU, which
+/// therefore cannot change under it: a PMU callback, a hard interrupt, an
+/// `irq_work`, an NMI, a cross-CPU call. Only the trampolines of those
+/// contexts (and [`without_irqs`]) make one, and lend it as `&IrqsOff` for
+/// the call; it is neither `Send` nor `Sync`.
+///
+/// # Invariants
+///
+/// While a value exists, interrupts are off on the CPU that made it, and
+/// it stays on that CPU.
+pub(crate) struct IrqsOff(PhantomData<*mut ()>);
+
+impl IrqsOff {
+    /// # Safety
+    ///
+    /// Interrupts must be off on this CPU for as long as the value lives,
+    /// and it must not leave the context that made it.
+    pub(crate) unsafe fn new() -> Self {
+        // INVARIANT: By the function's requirement.
+        IrqsOff(PhantomData)
+    }
+
+    /// The CPU this code runs on.
+    pub(crate) fn cpu(&self) -> CpuId {
+        // SAFETY: Reads this CPU's number, which is below `nr_cpu_ids`; interrupts are off (type
+        // invariant), so it is still this CPU's when used.
+        CpuId(unsafe { bindings::ru_this_cpu() })
+    }
+
+    /// The logical package (socket) of the CPU this code runs on, in one
+    /// call.
+    pub(crate) fn package(&self) -> usize {
+        // SAFETY: Reads this CPU's number and its per-CPU topology data, which exists for
+        // every CPU that runs code.
+        let p = unsafe { bindings::ru_this_package() };
+        usize::try_from(p).unwrap_or(0)
+    }
+}
+
+/// Proof that the code runs in NMI context (an NMI handler): interrupts
+/// are off, and no lock that other code may hold can be taken. Made only
+/// by the NMI trampoline, lent as `&InNmi` for the call.
+///
+/// # Invariants
+///
+/// While a value exists, this CPU runs an NMI handler.
+pub(crate) struct InNmi(IrqsOff);
+
+impl InNmi {
+    /// # Safety
+    ///
+    /// Only in an NMI handler, for as long as it runs.
+    pub(crate) unsafe fn new() -> Self {
+        // INVARIANT: By the function's requirement; an NMI runs with interrupts off.
+        // SAFETY: As above.
+        InNmi(unsafe { IrqsOff::new() })
+    }
+}
+
+impl core::ops::Deref for InNmi {
+    type Target = IrqsOff;
+
+    fn deref(&self) -> &IrqsOff {
+        &self.0
+    }
+}
+
+/// Runs `f` with interrupts off on this CPU (any context).
+pub(crate) fn without_irqs<R>(f: impl FnOnce(&IrqsOff) -> R) -> R {
+    // SAFETY: Disables interrupts on this CPU; restored below with the same flags.
+    let flags = unsafe { bindings::ru_local_irq_save() };
+    // SAFETY: Interrupts are off until the restore below, after the token's last use.
+    let r = f(&unsafe { IrqsOff::new() });
+    // SAFETY: Restores what `ru_local_irq_save` returned above.
+    unsafe { bindings::ru_local_irq_restore(flags) };
+    r
+}
+
 /// Runs `f` on `cpu` with interrupts disabled (through an IPI, or directly
 /// when `cpu` is this CPU) and waits until it has run. Process context
 /// only, with interrupts enabled.
-pub(crate) fn run_on(cpu: CpuId, f: &(dyn Fn() + Sync)) -> Result {
+pub(crate) fn run_on(cpu: CpuId, f: &(dyn Fn(&IrqsOff) + Sync)) -> Result {
     /// # Safety
     ///
     /// `info` points to the `&dyn Fn` of the `run_on` call that is waiting
-    /// for this call to end.
+    /// for this call to end; called with interrupts off.
     unsafe extern "C" fn call(info: *mut c_void) {
         // SAFETY: By the function's requirement; `run_on` waits, so the closure is alive.
-        let f = unsafe { *info.cast::<&(dyn Fn() + Sync)>() };
-        f();
+        let f = unsafe { *info.cast::<&(dyn Fn(&IrqsOff) + Sync)>() };
+        // SAFETY: A cross-CPU call runs with interrupts off, for this call.
+        f(&unsafe { IrqsOff::new() });
     }
     let info = core::ptr::from_ref(&f).cast_mut().cast::<c_void>();
     // SAFETY: `call` matches `smp_call_func_t`; with `wait` set the call returns after `call`
@@ -130,22 +210,6 @@ impl CpuId {
     /// `cpu` (as perf stores it, -1 for none), if it is a possible CPU number.
     pub(crate) fn from_i32(cpu: i32) -> Option<Self> {
         u32::try_from(cpu).ok().and_then(Self::from_u32)
-    }
-
-    /// The CPU this code runs on. Callers with preemption enabled may be
-    /// moved right after; the driver calls it where the CPU is fixed.
-    pub(crate) fn current() -> Self {
-        // SAFETY: Reads this CPU's number, which is below `nr_cpu_ids`.
-        CpuId(unsafe { bindings::ru_this_cpu() })
-    }
-
-    /// The logical package (socket) of the CPU this code runs on, in one
-    /// call.
-    pub(crate) fn current_package() -> usize {
-        // SAFETY: Reads this CPU's number and its per-CPU topology data, which exists for
-        // every CPU that runs code.
-        let p = unsafe { bindings::ru_this_package() };
-        usize::try_from(p).unwrap_or(0)
     }
 
     /// Every possible CPU, in order.

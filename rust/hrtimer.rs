@@ -10,6 +10,7 @@
 
 use super::bindings;
 use super::compat;
+use super::cpu::IrqsOff;
 use core::sync::atomic::{AtomicU64, Ordering};
 use kernel::prelude::*;
 use kernel::sync::Arc;
@@ -19,7 +20,7 @@ use kernel::types::Opaque;
 pub(crate) trait TimerHandler: Send + Sync + 'static {
     /// Runs in hard interrupt context; returns whether to fire again one
     /// period later.
-    fn fire(&self) -> bool;
+    fn fire(&self, irq: &IrqsOff) -> bool;
 }
 
 /// The timer's mode: relative expiry, pinned to a CPU, hard interrupt.
@@ -90,7 +91,8 @@ impl<T: TimerHandler> Timer<T> {
         // SAFETY: `timer` is the `timer` field of a `Timer<T>` (the only timers with this
         // function), which `PinnedDrop` keeps alive until no callback runs.
         let this = unsafe { &*super::compat::container_of!(timer, Self, timer) };
-        if !this.handler.fire() {
+        // SAFETY: A hard-interrupt timer's callback runs with interrupts off, for this call.
+        if !this.handler.fire(&unsafe { IrqsOff::new() }) {
             return compat::HRTIMER_NORESTART;
         }
         let period = i64::try_from(this.period_ns.load(Ordering::Relaxed)).unwrap_or(i64::MAX);

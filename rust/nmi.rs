@@ -12,10 +12,10 @@
 //! [`include/linux/irq_work.h`](srctree/include/linux/irq_work.h)
 
 use super::bindings;
-use super::cpu::CpuId;
+use super::cpu::{without_irqs, CpuId, InNmi, IrqsOff};
 use core::ffi::c_void;
 use core::ptr::{addr_of, addr_of_mut, null_mut};
-use core::sync::atomic::{AtomicPtr, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 use kernel::error::to_result;
 use kernel::ffi::{c_int, c_uint};
 use kernel::prelude::*;
@@ -27,7 +27,7 @@ use kernel::types::Opaque;
 pub(crate) trait NmiHandler: Send + Sync + 'static {
     /// Runs in NMI context on the CPU that took the NMI; returns whether the
     /// NMI was this handler's (the other handlers see it either way).
-    fn nmi(&self) -> bool;
+    fn nmi(&self, nmi: &InNmi) -> bool;
 }
 
 /// The handler object of the registered handler: a `struct nmiaction` has
@@ -35,24 +35,46 @@ pub(crate) trait NmiHandler: Send + Sync + 'static {
 /// its handler here.
 static HANDLER: AtomicPtr<c_void> = AtomicPtr::new(null_mut());
 
+/// The registered handler's flags, one per CPU number: an NMI [`send`]
+/// sent to that CPU is on its way. The handler claims such an NMI, so none
+/// this module sends is left to the kernel as of "unknown reason".
+static PENDING: AtomicPtr<AtomicBool> = AtomicPtr::new(null_mut());
+
+/// Calls of [`send`] running (which may use [`PENDING`]'s flags).
+static SENDERS: AtomicU32 = AtomicU32::new(0);
+
+/// The pending flag of CPU `cpu`.
+///
+/// # Safety
+///
+/// `flags` must be [`PENDING`]'s value while a registration is live (it
+/// points to one flag per CPU number), and the reference must not outlive
+/// that registration.
+unsafe fn pending_of<'a>(flags: *mut AtomicBool, cpu: CpuId) -> &'a AtomicBool {
+    // SAFETY: The caller guarantees `flags` holds a flag for every CPU number, which `cpu` is.
+    unsafe { &*flags.add(cpu.as_u32() as usize) }
+}
+
 /// A registered `NMI_LOCAL` handler (at most one per module: a second
-/// registration fails with `EBUSY`). Dropping it unregisters the handler
-/// and waits until no CPU runs it.
+/// registration fails with `EBUSY`). Dropping it waits for the NMIs
+/// [`send`] sent, unregisters the handler and waits until no CPU runs it.
 ///
 /// # Invariants
 ///
-/// `action` is registered with [`Self::handle`] as its handler and
-/// [`HANDLER`] points to `handler`'s object, from the end of initialisation
-/// until drop.
+/// `action` is registered with [`Self::handle`] as its handler, [`HANDLER`]
+/// points to `handler`'s object and [`PENDING`] to `pending`'s flags (one
+/// per CPU number), from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
 pub(crate) struct Registration<T: NmiHandler> {
     handler: Arc<T>,
+    pending: KVec<AtomicBool>,
     name: &'static CStr,
     #[pin]
     action: Opaque<bindings::nmiaction>,
 }
 
-// SAFETY: The NMI core owns the action while it is registered; `T` is `Send + Sync`.
+// SAFETY: The NMI core owns the action while it is registered; `T` is `Send + Sync`; the flags
+// are atomics.
 unsafe impl<T: NmiHandler> Send for Registration<T> {}
 // SAFETY: There is no `&self` method.
 unsafe impl<T: NmiHandler> Sync for Registration<T> {}
@@ -60,10 +82,19 @@ unsafe impl<T: NmiHandler> Sync for Registration<T> {}
 impl<T: NmiHandler> Registration<T> {
     /// Registers `handler` as the `NMI_LOCAL` handler `name`.
     pub(crate) fn new(name: &'static CStr, handler: Arc<T>) -> impl PinInit<Self, Error> {
+        let pending = (|| -> Result<KVec<AtomicBool>> {
+            let n = CpuId::all().count();
+            let mut v = KVec::with_capacity(n, GFP_KERNEL)?;
+            for _ in 0..n {
+                v.push(AtomicBool::new(false), GFP_KERNEL)?;
+            }
+            Ok(v)
+        })();
         // SAFETY: On success every field is initialised and the action registered at its final,
         // pinned address; on failure nothing is registered or initialised.
         unsafe {
             super::compat::pin_init_from_closure(move |slot: *mut Self| {
+                let pending = pending?;
                 let obj = core::ptr::from_ref::<T>(&handler)
                     .cast_mut()
                     .cast::<c_void>();
@@ -74,6 +105,7 @@ impl<T: NmiHandler> Registration<T> {
                     return Err(EBUSY);
                 }
                 addr_of_mut!((*slot).handler).write(handler);
+                addr_of_mut!((*slot).pending).write(pending);
                 addr_of_mut!((*slot).name).write(name);
                 let action = super::compat::opaque_raw(addr_of!((*slot).action));
                 action.write(bindings::nmiaction {
@@ -89,9 +121,15 @@ impl<T: NmiHandler> Registration<T> {
                     bindings::NMI_LOCAL as c_uint,
                     action,
                 ));
-                if r.is_err() {
-                    HANDLER.store(null_mut(), Ordering::Release);
-                    core::ptr::drop_in_place(addr_of_mut!((*slot).handler));
+                match r {
+                    // INVARIANT: Registered, and both statics published: `send` can target the
+                    // handler only from here.
+                    Ok(()) => PENDING.store((*slot).pending.as_mut_ptr(), Ordering::SeqCst),
+                    Err(_) => {
+                        HANDLER.store(null_mut(), Ordering::Release);
+                        core::ptr::drop_in_place(addr_of_mut!((*slot).pending));
+                        core::ptr::drop_in_place(addr_of_mut!((*slot).handler));
+                    }
                 }
                 r
             })
@@ -108,10 +146,19 @@ impl<T: NmiHandler> Registration<T> {
         if obj.is_null() {
             return bindings::NMI_DONE as c_int;
         }
+        // SAFETY: This is an NMI handler, running until it returns.
+        let nmi = unsafe { InNmi::new() };
         // SAFETY: While this handler is registered, `HANDLER` points to the `T` of the one
         // registration, a `Registration<T>` (type invariant), kept alive until unregistering
         // has waited for every running handler.
-        if unsafe { (*obj).nmi() } {
+        let ours = unsafe { (*obj).nmi(&nmi) };
+        // An NMI `send` sent here is claimed, whatever the handler said.
+        let flags = PENDING.load(Ordering::Acquire);
+        // SAFETY: `PENDING` is the live registration's flags (type invariant): it is cleared,
+        // and the flags freed, only after unregistering waited for this handler.
+        let sent = !flags.is_null()
+            && unsafe { pending_of(flags, nmi.cpu()) }.swap(false, Ordering::AcqRel);
+        if ours || sent {
             bindings::NMI_HANDLED as c_int
         } else {
             bindings::NMI_DONE as c_int
@@ -122,8 +169,21 @@ impl<T: NmiHandler> Registration<T> {
 #[pinned_drop]
 impl<T: NmiHandler> PinnedDrop for Registration<T> {
     fn drop(self: Pin<&mut Self>) {
+        // No new send: wait for those running, then (up to 100 ms) for the
+        // NMIs they sent to arrive and be claimed.
+        PENDING.store(null_mut(), Ordering::SeqCst);
+        while SENDERS.load(Ordering::SeqCst) != 0 {
+            core::hint::spin_loop();
+        }
+        for _ in 0..10_000 {
+            if !self.pending.iter().any(|f| f.load(Ordering::Acquire)) {
+                break;
+            }
+            super::cpu::delay_us(10);
+        }
         // SAFETY: The action is registered under this name (type invariant); unregistering
-        // waits for running handlers (RCU), after which none reads `HANDLER`'s object.
+        // waits for running handlers (RCU), after which none reads `HANDLER`'s object or the
+        // flags.
         unsafe {
             bindings::unregister_nmi_handler(bindings::NMI_LOCAL as c_uint, self.name.as_char_ptr())
         };
@@ -131,16 +191,38 @@ impl<T: NmiHandler> PinnedDrop for Registration<T> {
     }
 }
 
-/// Sends an NMI to `cpu` (the simulation's way of raising an uncore PMI).
-pub(crate) fn send(cpu: CpuId) {
-    // SAFETY: Sends an IPI with the NMI vector to a possible CPU; an offline CPU ignores it.
-    unsafe { bindings::ru_send_nmi(cpu.as_u32()) }
+/// Sends an NMI to online CPU `cpu`, which this module's registered
+/// handler claims (the simulation's way of raising an uncore PMI).
+/// `ENODEV` if no handler is registered or `cpu` is offline.
+pub(crate) fn send(cpu: CpuId) -> Result {
+    SENDERS.fetch_add(1, Ordering::SeqCst);
+    let flags = PENDING.load(Ordering::SeqCst);
+    let r = if flags.is_null() {
+        Err(ENODEV)
+    } else {
+        // With interrupts off here, no CPU goes offline (that needs every online CPU to run its
+        // stopper).
+        without_irqs(|_| {
+            if !cpu.is_online() {
+                return Err(ENODEV);
+            }
+            // SAFETY: `flags` was published by a live registration, which cannot free it while
+            // this call is counted in `SENDERS` (its drop waits for that).
+            unsafe { pending_of(flags, cpu) }.store(true, Ordering::Release);
+            // SAFETY: Sends an IPI with the NMI vector to an online CPU (it stays online while
+            // interrupts are off here); its handler claims it by the flag just set.
+            unsafe { bindings::ru_send_nmi(cpu.as_u32()) };
+            Ok(())
+        })
+    };
+    SENDERS.fetch_sub(1, Ordering::SeqCst);
+    r
 }
 
 /// Work for an `irq_work`.
 pub(crate) trait IrqWorkHandler: Send + Sync + 'static {
     /// Runs in hard interrupt context on the CPU that queued it.
-    fn run(&self);
+    fn run(&self, irq: &IrqsOff);
 }
 
 /// An `irq_work` in hard-interrupt mode, calling its handler. Dropping it
@@ -181,7 +263,8 @@ impl<T: IrqWorkHandler> IrqWork<T> {
         // SAFETY: `work` is the `work` field of an `IrqWork<T>`, kept alive by `PinnedDrop` until
         // the work is idle.
         let this = unsafe { &*super::compat::container_of!(work, Self, work) };
-        this.handler.run();
+        // SAFETY: An `irq_work` in hard-interrupt mode runs with interrupts off, for this call.
+        this.handler.run(&unsafe { IrqsOff::new() });
     }
 
     /// Queues the work on this CPU (NMI-safe); false if it was already queued.

@@ -21,11 +21,11 @@ mod kernel_counter;
 mod slots;
 
 use super::bindings;
-use super::cpu::CpuId;
+use super::cpu::{CpuId, IrqsOff};
 use super::cpumask::CpuMask;
 use attrs::AttrGroups;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicI64, Ordering};
+use core::sync::atomic::{AtomicI32, AtomicI64, Ordering};
 use kernel::error::{from_result, to_result, VTABLE_DEFAULT_ERROR};
 use kernel::ffi::c_int;
 use kernel::prelude::*;
@@ -40,15 +40,19 @@ pub(crate) use slots::EventSlots;
 /// `PERF_EF_START`: start the event after adding it.
 pub(crate) const EF_START: u32 = bindings::PERF_EF_START;
 
-/// A perf event, as a PMU callback receives it.
+/// A perf event, as a PMU callback (`add`, `del`, `start`, `stop`, `read`)
+/// receives it, with the PMU's data `D` for it.
 ///
 /// # Invariants
 ///
-/// A `&Event` is only made from the event pointer perf passes to a PMU
+/// A `&Event<D>` is only made from the event pointer perf passes to a PMU
 /// callback, and lives no longer than that callback: perf keeps the event
-/// alive (and its PMU fields stable) for the whole call.
+/// alive (and its PMU fields stable) for the whole call. The event belongs
+/// to a [`Registration<T>`] whose `T::EventData` is `D`, and its
+/// `event_init` succeeded, so its data room holds a `D` (written by the
+/// `event_init` trampoline before perf installs the event).
 #[repr(transparent)]
-pub(crate) struct Event(Opaque<bindings::perf_event>);
+pub(crate) struct Event<D>(Opaque<bindings::perf_event>, PhantomData<D>);
 
 /// The identity of an event, to recognise it in a later callback. It is
 /// only compared, never turned back into an event.
@@ -73,14 +77,73 @@ pub(crate) struct Config {
     pub(crate) config2: u64,
 }
 
-impl Event {
+/// Where an event's data `D` is kept: the first 32 bytes of the union's
+/// hardware view (`config`, `last_tag`, `config_base`, `event_base`),
+/// which perf leaves to the event's PMU and which is 8-byte aligned.
+struct DataRoom<D>(PhantomData<D>);
+
+impl<D> DataRoom<D> {
+    /// Fails the build for a `D` that does not fit the room.
+    const FITS: () = assert!(
+        core::mem::size_of::<D>() <= 32 && core::mem::align_of::<D>() <= 8,
+        "a PMU's event data must fit 32 bytes, aligned to at most 8"
+    );
+
+    /// The room of `ev`.
+    ///
     /// # Safety
     ///
-    /// `ptr` must be the event perf passed to the running PMU callback, and
-    /// the returned reference must not outlive that callback.
-    unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a Event {
+    /// `ev` must be a live event.
+    unsafe fn of(ev: *mut bindings::perf_event) -> *mut D {
+        #[expect(clippy::let_unit_value)]
+        let () = Self::FITS;
+        // SAFETY: The caller guarantees the event live; the hardware view's first field starts
+        // the union, 8-byte aligned, with 32 bytes of the PMU's fields from there.
+        unsafe { (&raw mut (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.config).cast::<D>() }
+    }
+}
+
+/// Reads the attributes' `config` words of a live event.
+///
+/// # Safety
+///
+/// `ev` must be a live event.
+unsafe fn config_of(ev: *mut bindings::perf_event) -> Config {
+    // SAFETY: The caller guarantees the event live; perf does not change its attributes after
+    // creating it.
+    let a = unsafe { &(*ev).attr };
+    // SAFETY: The unions hold plain integers; `config1` and `config2` are the views a PMU reads.
+    let (config1, config2) = unsafe { (a.__bindgen_anon_3.config1, a.__bindgen_anon_4.config2) };
+    Config {
+        config: a.config,
+        config1,
+        config2,
+    }
+}
+
+/// The event's `hw.idx`, as an atomic: the slot an [`EventSlots`] entry
+/// records there is read by `read` on other CPUs of the package.
+///
+/// # Safety
+///
+/// `ev` must be a live event, and the returned reference must not outlive
+/// it.
+unsafe fn idx_of<'a>(ev: *mut bindings::perf_event) -> &'a AtomicI32 {
+    // SAFETY: The caller guarantees the event live; `hw.idx` is a naturally aligned `int` of the
+    // union's hardware view, which only the event's PMU uses, and only through this atomic.
+    unsafe { AtomicI32::from_ptr(&raw mut (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.idx) }
+}
+
+impl<D: Copy> Event<D> {
+    /// # Safety
+    ///
+    /// `ptr` must be the event perf passed to the running callback of a
+    /// [`Registration<T>`] with `T::EventData == D`, other than
+    /// `event_init`, and the returned reference must not outlive that
+    /// callback.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a Self {
         // SAFETY: `Event` is a transparent wrapper of the event, which the caller guarantees live.
-        unsafe { &*ptr.cast::<Event>() }
+        unsafe { &*ptr.cast::<Self>() }
     }
 
     fn raw(&self) -> *mut bindings::perf_event {
@@ -94,71 +157,45 @@ impl Event {
 
     /// The event's `config`, `config1` and `config2`.
     pub(crate) fn config(&self) -> Config {
-        // SAFETY: The event is live (type invariant); perf does not change its attributes after
-        // creating it.
-        let a = unsafe { &(*self.raw()).attr };
-        // SAFETY: The unions hold plain integers; `config1` and `config2` are the views a PMU reads.
-        let (config1, config2) =
-            unsafe { (a.__bindgen_anon_3.config1, a.__bindgen_anon_4.config2) };
-        Config {
-            config: a.config,
-            config1,
-            config2,
-        }
-    }
-
-    /// The PMU type the event was opened with (`attr.type`).
-    fn attr_type(&self) -> u32 {
         // SAFETY: The event is live (type invariant).
-        unsafe { (*self.raw()).attr.type_ }
+        unsafe { config_of(self.raw()) }
     }
 
-    fn pmu(&self) -> *mut bindings::pmu {
-        // SAFETY: The event is live (type invariant).
-        unsafe { (*self.raw()).pmu }
+    /// The data `event_init` returned for the event.
+    pub(crate) fn data(&self) -> D {
+        // SAFETY: The event is live and its room holds a `D`, written before the event was
+        // installed and never again (type invariant).
+        unsafe { DataRoom::<D>::of(self.raw()).read() }
     }
 
-    /// Adds `delta` to the event's count, atomically: CPUs of the package
-    /// other than the event's may add at the same time (`local64_add` is
-    /// atomic only on its own CPU). Safe in any context, NMI included.
+    /// Adds `delta` to the event's count.
     pub(crate) fn add_count(&self, delta: u64) {
-        // SAFETY: The event is live (type invariant). `count` is a `local64_t`, on 64-bit
-        // kernels one naturally aligned `long` (`local_t` wraps an `atomic_long_t`), which perf
-        // reads with plain loads; a locked add keeps every concurrent add.
-        let count = unsafe { AtomicI64::from_ptr(&raw mut (*self.raw()).count.a.a.counter) };
-        count.fetch_add(delta as i64, Ordering::Relaxed);
+        // SAFETY: The event is live (type invariant).
+        unsafe { add_count(self.raw(), delta) }
     }
 
-    /// The word [`NewEvent::set_word`] recorded (0 if none was).
-    pub(crate) fn word(&self) -> usize {
-        // SAFETY: The event is live (type invariant); `hw.event_base` is an `unsigned long` of
-        // the union's hardware view, which only the event's PMU uses and which it writes before
-        // the event is installed.
-        unsafe {
-            (*self.raw())
-                .hw
-                .__bindgen_anon_1
-                .__bindgen_anon_1
-                .event_base
-        }
-    }
-
-    /// The PMU's slot number of the event, as `add` recorded it
-    /// (`hw.idx`); `None` before that.
+    /// The entry of the event's [`EventSlots`] (the one its `add` put it
+    /// in), read atomically; `None` outside `add`..`del`.
     pub(crate) fn index(&self) -> Option<usize> {
-        // SAFETY: The event is live (type invariant); `hw.idx` is an `int` of the union's
-        // hardware view, which only the event's PMU uses.
-        let i = unsafe { (*self.raw()).hw.__bindgen_anon_1.__bindgen_anon_1.idx };
+        // SAFETY: The event is live (type invariant) and the reference does not outlive `self`.
+        let i = unsafe { idx_of(self.raw()) }.load(Ordering::Acquire);
         usize::try_from(i).ok()
     }
+}
 
-    /// Records the PMU's slot number of the event (`hw.idx`).
-    pub(crate) fn set_index(&self, index: Option<usize>) {
-        let i = index.and_then(|k| c_int::try_from(k).ok()).unwrap_or(-1);
-        // SAFETY: The event is live and in one of its PMU's callbacks (type invariant), which
-        // perf serialises for an event; `hw.idx` is the PMU's own field.
-        unsafe { (*self.raw()).hw.__bindgen_anon_1.__bindgen_anon_1.idx = i };
-    }
+/// Adds `delta` to a live event's count, atomically: CPUs of the package
+/// other than the event's may add at the same time (`local64_add` is
+/// atomic only on its own CPU). Safe in any context, NMI included.
+///
+/// # Safety
+///
+/// `ev` must be a live event.
+unsafe fn add_count(ev: *mut bindings::perf_event, delta: u64) {
+    // SAFETY: The caller guarantees the event live. `count` is a `local64_t`, on 64-bit kernels
+    // one naturally aligned `long` (`local_t` wraps an `atomic_long_t`), which perf reads with
+    // plain loads; a locked add keeps every concurrent add.
+    let count = unsafe { AtomicI64::from_ptr(&raw mut (*ev).count.a.a.counter) };
+    count.fetch_add(delta as i64, Ordering::Relaxed);
 }
 
 /// What a PMU needs to know about a new event to accept or refuse it.
@@ -176,37 +213,68 @@ pub(crate) struct EventInfo {
     pub(crate) per_task: bool,
 }
 
-/// An event being created: what `event_init` receives. Beyond an
-/// [`Event`], it can be moved to another CPU and its group can be walked.
+/// An event being created: what `event_init` receives. It is not yet
+/// installed: it has no data, no count and no slot; it can be moved to
+/// another CPU and its group can be looked at.
+///
+/// # Invariants
+///
+/// Made only from the event perf passes to `event_init`, for that call.
 #[repr(transparent)]
-pub(crate) struct NewEvent(Event);
+pub(crate) struct NewEvent(Opaque<bindings::perf_event>);
 
-impl core::ops::Deref for NewEvent {
-    type Target = Event;
+/// Another member of a new event's group, to look at: its attributes and
+/// identity only (it may be counting on another CPU).
+///
+/// # Invariants
+///
+/// Made only from a live group member during `event_init`, for that call.
+#[repr(transparent)]
+pub(crate) struct GroupMember(Opaque<bindings::perf_event>);
 
-    fn deref(&self) -> &Event {
-        &self.0
+impl GroupMember {
+    /// The member's `config`, `config1` and `config2`.
+    pub(crate) fn config(&self) -> Config {
+        // SAFETY: The member is live (type invariant).
+        unsafe { config_of(self.0.get()) }
     }
 }
 
 impl NewEvent {
     /// # Safety
     ///
-    /// As [`Event::from_raw`], and `ptr` must be passed to `event_init`.
+    /// `ptr` must be the event passed to `event_init`, and the returned
+    /// reference must not outlive that call.
     unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a mut NewEvent {
         // SAFETY: `NewEvent` is a transparent wrapper of the event, which the caller guarantees
         // live and not yet visible to anyone else.
         unsafe { &mut *ptr.cast::<NewEvent>() }
     }
 
+    fn raw(&self) -> *mut bindings::perf_event {
+        self.0.get()
+    }
+
+    /// The event's `config`, `config1` and `config2`.
+    pub(crate) fn config(&self) -> Config {
+        // SAFETY: The event is live (type invariant).
+        unsafe { config_of(self.raw()) }
+    }
+
     /// The facts `event_init` checks.
     pub(crate) fn info(&self) -> EventInfo {
         let ev = self.raw();
         // SAFETY: The event is live (type invariant); its PMU is the one whose callback runs.
-        let (pmu_type, cpu, attach) =
-            unsafe { ((*(*ev).pmu).type_, (*ev).cpu, (*ev).attach_state) };
+        let (attr_type, pmu_type, cpu, attach) = unsafe {
+            (
+                (*ev).attr.type_,
+                (*(*ev).pmu).type_,
+                (*ev).cpu,
+                (*ev).attach_state,
+            )
+        };
         EventInfo {
-            for_this_pmu: i64::from(self.attr_type()) == i64::from(pmu_type),
+            for_this_pmu: i64::from(attr_type) == i64::from(pmu_type),
             cpu: CpuId::from_i32(cpu),
             // SAFETY: The event is live; the helpers only read its attributes.
             sampling: unsafe { bindings::ru_is_sampling_event(ev) },
@@ -228,30 +296,24 @@ impl NewEvent {
         }
     }
 
-    /// Records a word of the PMU's own for the event (`hw.event_base`;
-    /// `pmu_private` holds the event's slot), which [`Event::word`] gives
-    /// back in every later callback.
-    pub(crate) fn set_word(&mut self, v: usize) {
-        let ev = self.raw();
-        // SAFETY: The event is live and, during `event_init`, not yet installed anywhere, so
-        // `&mut self` is its only user; perf leaves the union's hardware view to the PMU.
-        unsafe { (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.event_base = v };
-    }
-
     /// Calls `f` for the other members of the event's group that belong
     /// to the same PMU and are not off (the leader first), stopping at the
     /// first error.
-    pub(crate) fn for_each_group_member(&self, mut f: impl FnMut(&Event) -> Result) -> Result {
+    pub(crate) fn for_each_group_member(
+        &self,
+        mut f: impl FnMut(&GroupMember) -> Result,
+    ) -> Result {
         let ev = self.raw();
-        let pmu = self.pmu();
         // SAFETY: The event is live, and so is its group leader: `perf_event_open` holds the
         // group's file while it initialises the event, which joins the group only afterwards.
         // The leader's sibling list is walked as the kernel's own PMU drivers walk it to
         // validate a group in `event_init` (the x86 uncore driver's `uncore_validate_group`).
+        // Each member is live for the call; `GroupMember` only reads its attributes.
         unsafe {
+            let pmu = (*ev).pmu;
             let leader = (*ev).group_leader;
             if leader != ev && (*leader).pmu == pmu {
-                f(Event::from_raw(leader))?;
+                f(&*leader.cast::<GroupMember>())?;
             }
             let head = &raw mut (*leader).sibling_list;
             let mut pos = (*head).next;
@@ -261,7 +323,7 @@ impl NewEvent {
                     && (*sib).pmu == pmu
                     && (*sib).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
                 {
-                    f(Event::from_raw(sib))?;
+                    f(&*sib.cast::<GroupMember>())?;
                 }
                 pos = (*pos).next;
             }
@@ -270,30 +332,55 @@ impl NewEvent {
     }
 }
 
+/// The right to put an event in an [`EventSlots`] entry: `add` receives
+/// one for its event and gives it up to [`EventSlots::set`]; the `del`
+/// trampoline (or a failed `add`) empties the entry. One per `add`, so an
+/// event is in at most one entry, and only between its `add` and `del`.
+///
+/// # Invariants
+///
+/// Made only by the `add` trampoline, for the event of that call, which is
+/// in no entry yet.
+pub(crate) struct Adding<'a, D> {
+    ev: &'a Event<D>,
+}
+
 /// The callbacks of a PMU. Contexts: `event_init` in process context;
 /// `add`, `del`, `start`, `stop`, `enable`, `disable` with interrupts off
 /// on the event's CPU; `read` on any CPU of the event's package, with
 /// interrupts off.
 #[vtable]
 pub(crate) trait PmuOps: Send + Sync + Sized + 'static {
-    /// Validates and initialises a new event.
-    fn event_init(&self, ev: &mut NewEvent) -> Result;
-    /// Schedules the event on a counter.
-    fn add(&self, ev: &Event, flags: u32) -> Result;
-    /// Removes the event from its counter.
-    fn del(&self, ev: &Event, flags: u32);
+    /// What the PMU keeps for each of its events: `event_init` returns
+    /// it, every later callback reads it ([`Event::data`]). At most 32
+    /// bytes (the build fails otherwise).
+    type EventData: Copy + Send + Sync + 'static;
+    /// Validates a new event and returns its data.
+    fn event_init(&self, ev: &mut NewEvent) -> Result<Self::EventData>;
+    /// Schedules the event on a counter; `entry` lets it be put in an
+    /// [`EventSlots`] entry until its `del`.
+    fn add(
+        &self,
+        irq: &IrqsOff,
+        ev: &Event<Self::EventData>,
+        entry: Adding<'_, Self::EventData>,
+        flags: u32,
+    ) -> Result;
+    /// Removes the event from its counter (its entry is emptied after).
+    fn del(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: u32);
     /// Starts counting.
-    fn start(&self, ev: &Event, flags: u32);
+    fn start(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: u32);
     /// Stops counting.
-    fn stop(&self, ev: &Event, flags: u32);
-    /// Updates the event's count.
-    fn read(&self, ev: &Event);
+    fn stop(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: u32);
+    /// Updates the event's count (any CPU of the event's package, NMI
+    /// included).
+    fn read(&self, ev: &Event<Self::EventData>);
     /// Lets the PMU's counters run after a batch of changes (`pmu_enable`).
-    fn enable(&self) {
+    fn enable(&self, _irq: &IrqsOff) {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
     /// Freezes the PMU's counters before a batch of changes (`pmu_disable`).
-    fn disable(&self) {
+    fn disable(&self, _irq: &IrqsOff) {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
     /// The CPUs the PMU's `cpumask` file shows: the CPU that collects its
@@ -321,8 +408,15 @@ impl<T: PmuOps> Adapter<T> {
         from_result(|| {
             // SAFETY: perf calls `event_init` with an event whose `pmu` is this PMU, and the
             // event is alive and not yet installed for the whole call.
-            let (t, ev) = unsafe { (Self::ops((*ev).pmu), NewEvent::from_raw(ev)) };
-            t.event_init(ev)?;
+            let (t, new) = unsafe { (Self::ops((*ev).pmu), NewEvent::from_raw(ev)) };
+            let data = t.event_init(new)?;
+            // SAFETY: The event is live and not yet installed, so nothing else reads its room or
+            // its `hw.idx`; from here its room holds a `T::EventData` (the `Event` invariant),
+            // and it is in no entry.
+            unsafe {
+                DataRoom::<T::EventData>::of(ev).write(data);
+                idx_of(ev).store(-1, Ordering::Relaxed);
+            }
             Ok(0)
         })
     }
@@ -332,10 +426,15 @@ impl<T: PmuOps> Adapter<T> {
     /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
     unsafe extern "C" fn add_callback(ev: *mut bindings::perf_event, flags: c_int) -> c_int {
         from_result(|| {
-            // SAFETY: perf calls `add` with an event of this PMU, alive for the call.
+            // SAFETY: perf calls `add` with an event of this PMU, alive for the call, which
+            // passed `event_init`.
             let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
-            // A failed `add` is not followed by `del`: no slot may keep the event.
-            t.add(ev, flags as u32)
+            // INVARIANT: The event is in no entry: a failed `add` and every `del` emptied it.
+            let entry = Adding { ev };
+            // A failed `add` is not followed by `del`: no entry may keep the event.
+            // SAFETY: perf calls `add` with interrupts off on the event's CPU, for the call.
+            let irq = unsafe { IrqsOff::new() };
+            t.add(&irq, ev, entry, flags as u32)
                 .inspect_err(|_| slots::release(ev))?;
             Ok(0)
         })
@@ -345,9 +444,11 @@ impl<T: PmuOps> Adapter<T> {
     ///
     /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
     unsafe extern "C" fn del_callback(ev: *mut bindings::perf_event, flags: c_int) {
-        // SAFETY: perf calls `del` with an event of this PMU, alive for the call.
+        // SAFETY: perf calls `del` with an event of this PMU, alive for the call, which passed
+        // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
-        t.del(ev, flags as u32);
+        // SAFETY: perf calls `del` with interrupts off on the event's CPU, for the call.
+        t.del(&unsafe { IrqsOff::new() }, ev, flags as u32);
         // After `del` perf may free the event: no slot may keep it.
         slots::release(ev);
     }
@@ -356,25 +457,30 @@ impl<T: PmuOps> Adapter<T> {
     ///
     /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
     unsafe extern "C" fn start_callback(ev: *mut bindings::perf_event, flags: c_int) {
-        // SAFETY: perf calls `start` with an event of this PMU, alive for the call.
+        // SAFETY: perf calls `start` with an event of this PMU, alive for the call, which passed
+        // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
-        t.start(ev, flags as u32);
+        // SAFETY: perf calls `start` with interrupts off on the event's CPU, for the call.
+        t.start(&unsafe { IrqsOff::new() }, ev, flags as u32);
     }
 
     /// # Safety
     ///
     /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
     unsafe extern "C" fn stop_callback(ev: *mut bindings::perf_event, flags: c_int) {
-        // SAFETY: perf calls `stop` with an event of this PMU, alive for the call.
+        // SAFETY: perf calls `stop` with an event of this PMU, alive for the call, which passed
+        // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
-        t.stop(ev, flags as u32);
+        // SAFETY: perf calls `stop` with interrupts off on the event's CPU, for the call.
+        t.stop(&unsafe { IrqsOff::new() }, ev, flags as u32);
     }
 
     /// # Safety
     ///
     /// Called by perf for a PMU of a [`Registration<T>`], with a live event.
     unsafe extern "C" fn read_callback(ev: *mut bindings::perf_event) {
-        // SAFETY: perf calls `read` with an event of this PMU, alive for the call.
+        // SAFETY: perf calls `read` with an event of this PMU, alive for the call, which passed
+        // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
         t.read(ev);
     }
@@ -383,16 +489,18 @@ impl<T: PmuOps> Adapter<T> {
     ///
     /// Called by perf with the `struct pmu` of a [`Registration<T>`].
     unsafe extern "C" fn enable_callback(pmu: *mut bindings::pmu) {
-        // SAFETY: perf passes this PMU.
-        unsafe { Self::ops(pmu) }.enable();
+        // SAFETY: perf passes this PMU, with interrupts off for the call (`perf_pmu_enable`
+        // runs under the context's lock or in a scheduling callback).
+        unsafe { Self::ops(pmu).enable(&IrqsOff::new()) };
     }
 
     /// # Safety
     ///
     /// Called by perf with the `struct pmu` of a [`Registration<T>`].
     unsafe extern "C" fn disable_callback(pmu: *mut bindings::pmu) {
-        // SAFETY: perf passes this PMU.
-        unsafe { Self::ops(pmu) }.disable();
+        // SAFETY: perf passes this PMU, with interrupts off for the call (`perf_pmu_disable`
+        // runs under the context's lock or in a scheduling callback).
+        unsafe { Self::ops(pmu).disable(&IrqsOff::new()) };
     }
 
     /// The `struct pmu` of a system-wide PMU without sampling or exclusion

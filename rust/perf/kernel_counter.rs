@@ -6,7 +6,7 @@
 
 use super::Config;
 use crate::sys::bindings;
-use crate::sys::cpu::CpuId;
+use crate::sys::cpu::{without_irqs, CpuId};
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicI64, Ordering};
 use kernel::error::from_err_ptr;
@@ -60,26 +60,24 @@ impl KernelCounter {
     /// interrupts off.
     pub(crate) fn read_local(&self) -> Result<u64> {
         let ev = self.0.as_ptr();
-        // SAFETY: Disables interrupts on this CPU; restored below with the same flags.
-        let flags = unsafe { bindings::ru_local_irq_save() };
-        // SAFETY: The event is live (type invariant). With interrupts off it cannot be scheduled
-        // in or out on this CPU; `oncpu` tells whether it is active here, and then `read` is the
-        // PMU's callback for an active event on this CPU, which is what `perf_event_read_local`
-        // calls. `count` is a `local64_t`, one naturally aligned `long`.
-        let r = unsafe {
-            if (*ev).oncpu == CpuId::current().as_u32() as c_int {
-                if let Some(read) = (*(*ev).pmu).read {
-                    read(ev);
+        without_irqs(|irq| {
+            // SAFETY: The event is live (type invariant). With interrupts off it cannot be
+            // scheduled in or out on this CPU; `oncpu` tells whether it is active here, and then
+            // `read` is the PMU's callback for an active event on this CPU, which is what
+            // `perf_event_read_local` calls. `count` is a `local64_t`, one naturally aligned
+            // `long`.
+            unsafe {
+                if (*ev).oncpu == irq.cpu().as_u32() as c_int {
+                    if let Some(read) = (*(*ev).pmu).read {
+                        read(ev);
+                    }
+                    let count = AtomicI64::from_ptr(&raw mut (*ev).count.a.a.counter);
+                    Ok(count.load(Ordering::Relaxed) as u64)
+                } else {
+                    Err(EINVAL)
                 }
-                let count = AtomicI64::from_ptr(&raw mut (*ev).count.a.a.counter);
-                Ok(count.load(Ordering::Relaxed) as u64)
-            } else {
-                Err(EINVAL)
             }
-        };
-        // SAFETY: Restores what `ru_local_irq_save` returned above.
-        unsafe { bindings::ru_local_irq_restore(flags) };
-        r
+        })
     }
 }
 

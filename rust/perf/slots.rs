@@ -3,138 +3,163 @@
 //! Entries that hold an event between its `add` and its `del`, for code
 //! that runs outside the event's callbacks (a timer, an interrupt work).
 //!
-//! perf keeps an event alive from `add` until `del` returns. An entry is
-//! filled in `add` and records itself in the event's `pmu_private`; the
-//! `del` trampoline (and a failed `add`) empties it through that field, so
-//! no entry outlives the window, whatever the driver does. Emptying waits
-//! for users of the entry on other CPUs; using one takes no lock, so an
-//! entry can be used in any context.
+//! perf keeps an event alive from `add` until `del` returns. `add` gives
+//! its [`Adding`] right to [`EventSlots::set`], which fills an empty entry,
+//! records the entry's number in the event's `hw.idx` and a reference to
+//! the entries in its `pmu_private`; the `del` trampoline (and a failed
+//! `add`) empties the entry through those, so no entry outlives the window,
+//! whatever the driver does. Emptying waits for users of the entry on
+//! other CPUs; using one takes no lock, so an entry can be used in any
+//! context. Each filled entry holds a reference to the entries, so they
+//! are freed only once no event is in them.
 
-use super::Event;
+use super::{add_count, idx_of, Adding, Event};
 use crate::sys::bindings;
-use core::ffi::c_void;
-use core::marker::PhantomPinned;
-use core::pin::Pin;
 use core::ptr::null_mut;
 use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use kernel::prelude::*;
+use kernel::sync::Arc;
+use kernel::types::Opaque;
 
 /// One entry.
 ///
 /// # Invariants
 ///
-/// `ev` is NULL or an event between its `add` and its `del`, whose
-/// `pmu_private` points to this entry; the entry never moves (it is only
-/// created in place, by [`EventSlots::new`]).
+/// `ev` is NULL or an event between its `add` and its `del` whose
+/// `hw.idx` is this entry's number and whose `pmu_private` holds a
+/// reference (from [`Arc::into_raw`]) to the entries.
 struct Slot {
     ev: AtomicPtr<bindings::perf_event>,
     users: AtomicU32,
 }
 
 impl Slot {
-    const fn new() -> Self {
-        Slot {
-            ev: AtomicPtr::new(null_mut()),
-            users: AtomicU32::new(0),
-        }
-    }
-
-    /// Empties the entry if it holds `ev`, waiting for its users.
-    fn clear(&self, ev: *mut bindings::perf_event) {
+    /// Empties the entry if it holds `ev`, waiting for its users; whether
+    /// it held it.
+    fn clear(&self, ev: *mut bindings::perf_event) -> bool {
         if self
             .ev
             .compare_exchange(ev, null_mut(), Ordering::SeqCst, Ordering::SeqCst)
             .is_err()
         {
-            return;
+            return false;
         }
         // A user that loaded the event before the exchange is counted in
         // `users` (both are sequentially consistent): wait until it is done.
         while self.users.load(Ordering::SeqCst) != 0 {
             core::hint::spin_loop();
         }
+        true
     }
 }
 
-/// `N` entries, pinned in place.
-#[pin_data(PinnedDrop)]
-pub(crate) struct EventSlots<const N: usize> {
-    slots: [Slot; N],
-    #[pin]
-    _pin: PhantomPinned,
+/// An event held in an entry, as code outside its callbacks sees it: its
+/// count can be added to, nothing else.
+///
+/// # Invariants
+///
+/// Made only from a filled entry while its use is counted in `users`: the
+/// event is between `add` and `del` for as long as the reference lives.
+#[repr(transparent)]
+pub(crate) struct Active(Opaque<bindings::perf_event>);
+
+impl Active {
+    /// Adds `delta` to the event's count (any CPU, any context).
+    pub(crate) fn add_count(&self, delta: u64) {
+        // SAFETY: The event is live (type invariant).
+        unsafe { add_count(self.0.get(), delta) }
+    }
 }
 
-// SAFETY: The entries are atomics; the events they hold are used only as `&Event`, whose
-// accessors work from any CPU.
-unsafe impl<const N: usize> Send for EventSlots<N> {}
+/// A PMU's entries, shared: each filled entry holds a reference.
+pub(crate) struct EventSlots {
+    slots: KVec<Slot>,
+}
+
+// SAFETY: The entries are atomics; the events they hold are used only as `&Active`, whose one
+// accessor is an atomic add that works from any CPU.
+unsafe impl Send for EventSlots {}
 // SAFETY: As above.
-unsafe impl<const N: usize> Sync for EventSlots<N> {}
+unsafe impl Sync for EventSlots {}
 
-impl<const N: usize> EventSlots<N> {
-    /// Empty entries, initialised in place: they never move afterwards,
-    /// which the pointers events keep to them rely on.
-    pub(crate) fn new() -> impl PinInit<Self> {
-        pin_init!(EventSlots {
-            slots: core::array::from_fn(|_| Slot::new()),
-            _pin: PhantomPinned,
-        })
+impl EventSlots {
+    /// `n` empty entries.
+    pub(crate) fn new(n: usize) -> Result<Arc<Self>> {
+        let mut slots = KVec::with_capacity(n, GFP_KERNEL)?;
+        for _ in 0..n {
+            slots.push(
+                Slot {
+                    ev: AtomicPtr::new(null_mut()),
+                    users: AtomicU32::new(0),
+                },
+                GFP_KERNEL,
+            )?;
+        }
+        Ok(Arc::new(EventSlots { slots }, GFP_KERNEL)?)
     }
 
-    /// Puts `ev` (in its `add` callback) in entry `k`.
-    pub(crate) fn set(&self, k: usize, ev: &Event) {
-        let Some(slot) = self.slots.get(k) else {
-            return;
-        };
-        let raw = ev.raw();
-        // SAFETY: The event is in a callback (so alive), and `pmu_private` is its PMU's field;
-        // perf serialises an event's callbacks. The entry never moves, so the pointer stays
-        // valid until `release` or the entry's drop clears it.
-        unsafe { (*raw).pmu_private = core::ptr::from_ref(slot).cast_mut().cast::<c_void>() };
-        slot.ev.store(raw, Ordering::SeqCst);
+    /// Puts the event of `entry` (in its `add`) in entry `k`: `EBUSY` if
+    /// that entry holds another event, `EINVAL` if there is no entry `k`.
+    pub(crate) fn set<D: Copy>(this: &Arc<Self>, k: usize, entry: Adding<'_, D>) -> Result {
+        let slot = this.slots.get(k).ok_or(EINVAL)?;
+        let i = i32::try_from(k).map_err(|_| EINVAL)?;
+        let raw = entry.ev.raw();
+        slot.ev
+            .compare_exchange(null_mut(), raw, Ordering::SeqCst, Ordering::SeqCst)
+            .map_err(|_| EBUSY)?;
+        // INVARIANT: The event is in this entry only (`Adding` comes once per `add`, for an
+        // event in no entry); its `hw.idx` and `pmu_private` are written before anyone can
+        // empty the entry (only its `del`, after this `add`, does).
+        // SAFETY: The event is in its `add` callback, so alive; `pmu_private` is its PMU's
+        // field, which perf serialises with the event's other callbacks; `hw.idx` is read
+        // atomically elsewhere.
+        unsafe {
+            (*raw).pmu_private = Arc::into_raw(this.clone()).cast_mut().cast();
+            idx_of(raw).store(i, Ordering::Release);
+        }
+        Ok(())
     }
 
     /// Calls `f` with the event of entry `k`, if it holds one.
-    pub(crate) fn with<R>(&self, k: usize, f: impl FnOnce(&Event) -> R) -> Option<R> {
+    pub(crate) fn with<R>(&self, k: usize, f: impl FnOnce(&Active) -> R) -> Option<R> {
         let slot = self.slots.get(k)?;
         slot.users.fetch_add(1, Ordering::SeqCst);
         let p = slot.ev.load(Ordering::SeqCst);
         let r = if p.is_null() {
             None
         } else {
-            // SAFETY: A set entry holds an event between its `add` and `del` (type invariant);
-            // `clear` waits for this use before `del` returns.
-            Some(f(unsafe { Event::from_raw(p) }))
+            // SAFETY: A filled entry holds an event between its `add` and `del` (type
+            // invariant); `clear` waits for this use before `del` returns. `Active` is a
+            // transparent wrapper of the event.
+            Some(f(unsafe { &*p.cast::<Active>() }))
         };
         slot.users.fetch_sub(1, Ordering::SeqCst);
         r
     }
 }
 
-#[pinned_drop]
-impl<const N: usize> PinnedDrop for EventSlots<N> {
-    fn drop(self: Pin<&mut Self>) {
-        for slot in &self.slots {
-            let p = slot.ev.swap(null_mut(), Ordering::SeqCst);
-            if !p.is_null() {
-                // SAFETY: The event is still between `add` and `del` (type invariant): its
-                // `del` trampoline must not find this entry any more.
-                unsafe { (*p).pmu_private = null_mut() };
-            }
-        }
-    }
-}
-
 /// Empties the entry that holds `ev`, if any (the `del` trampoline, a
-/// failed `add`).
-pub(super) fn release(ev: &Event) {
+/// failed `add`), and gives up its reference to the entries.
+pub(super) fn release<D: Copy>(ev: &Event<D>) {
     let raw = ev.raw();
-    // SAFETY: The event is in a callback; `pmu_private` is NULL or an entry that holds it
-    // (`Slot` invariant), which is pinned and alive while it holds the event.
+    // SAFETY: The event is in a callback, so alive. `pmu_private` is NULL or (`Slot`
+    // invariant) a reference to the entries from `Arc::into_raw`, taken back here once: the
+    // field is cleared with it, and only `set` fills it again.
     unsafe {
-        let slot = (*raw).pmu_private.cast::<Slot>();
-        if !slot.is_null() {
-            (*slot).clear(raw);
-            (*raw).pmu_private = null_mut();
+        let p = (*raw).pmu_private.cast::<EventSlots>().cast_const();
+        if p.is_null() {
+            return;
         }
+        let slots = Arc::from_raw(p);
+        let idx = idx_of(raw);
+        if let Some(slot) = usize::try_from(idx.load(Ordering::Acquire))
+            .ok()
+            .and_then(|k| slots.slots.get(k))
+        {
+            slot.clear(raw);
+        }
+        idx.store(-1, Ordering::Release);
+        (*raw).pmu_private = null_mut();
+        drop(slots);
     }
 }

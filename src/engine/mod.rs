@@ -314,7 +314,7 @@ impl Core {
                         // collector.
                         match o.init_box(pkg) {
                             Ok(true) => {
-                                let _ = cpu::run_on(cpu, &|| o.restart_timer(pkg));
+                                let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
                             }
                             Ok(false) => {}
                             Err(e) => pr_warn!(
@@ -432,7 +432,7 @@ impl HotplugOps for Core {
         }
         // And a box that counts has its poll timer on the target, whatever
         // perf's moves started (the timers were cancelled before them).
-        let _ = cpu::run_on(target, &|| {
+        let _ = cpu::run_on(target, &|_| {
             for p in self.pmus.iter() {
                 p.ops().restart_timer(pkg);
             }

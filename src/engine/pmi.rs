@@ -24,7 +24,7 @@ use super::Core;
 use crate::hw::overflow;
 use crate::hw::platforms::nhmex;
 use crate::hw::program;
-use crate::sys::cpu::CpuId;
+use crate::sys::cpu::{InNmi, IrqsOff};
 use crate::sys::nmi::{IrqWork, IrqWorkHandler, NmiHandler};
 use core::sync::atomic::Ordering;
 use kernel::prelude::*;
@@ -65,11 +65,11 @@ impl PmiNmi {
 }
 
 impl NmiHandler for PmiNmi {
-    fn nmi(&self) -> bool {
+    fn nmi(&self, nmi: &InNmi) -> bool {
         // The simulation's self-test reads a counter from NMI context.
         {
             let g = crate::sys::rcu::read_lock();
-            if self.core.selftest.get(&g).is_some_and(|t| t.nmi()) {
+            if self.core.selftest.get(&g).is_some_and(|t| t.nmi(nmi)) {
                 return true;
             }
         }
@@ -77,7 +77,7 @@ impl NmiHandler for PmiNmi {
             return false;
         }
         let ctx = &self.core.ctx;
-        let cpu = CpuId::current();
+        let cpu = nmi.cpu();
         let pkg = cpu.package();
         let (Some(state), Some(work)) = (ctx.pmi.get(pkg), self.works.get(pkg)) else {
             return false;
@@ -115,8 +115,8 @@ pub(crate) struct PkgPmi {
 }
 
 impl IrqWorkHandler for PkgPmi {
-    fn run(&self) {
-        self.core.handle_pmi(self.pkg);
+    fn run(&self, irq: &IrqsOff) {
+        self.core.handle_pmi(irq, self.pkg);
     }
 }
 
@@ -127,10 +127,11 @@ impl Core {
     /// arrives during a hand-over) the status is only cleared; the counts
     /// are the next observation's, as the poll interval keeps every counter
     /// within one wrap.
-    pub(crate) fn handle_pmi(&self, pkg: usize) {
+    pub(crate) fn handle_pmi(&self, irq: &IrqsOff, pkg: usize) {
         let ctx = &self.ctx;
-        ctx.pmi_arrived(pkg, CpuId::current());
-        let account = ctx.collector(pkg) == Some(CpuId::current());
+        let cpu = irq.cpu();
+        ctx.pmi_arrived(pkg, cpu);
+        let account = ctx.collector(pkg) == Some(cpu);
         let p = ctx.platform;
         let w = overflow::walk(p, |a| ctx.rdmsr(pkg, a).unwrap_or(0));
         if account {

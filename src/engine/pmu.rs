@@ -27,11 +27,11 @@ use crate::hw::poll;
 use crate::hw::program::{self, CounterRegs, Ctr};
 use crate::hw::sched::{self, Want, MAX_EVENTS};
 use crate::hw::shared::{Choice, Shared};
-use crate::sys::cpu::CpuId;
+use crate::sys::cpu::{CpuId, IrqsOff};
 use crate::sys::cpumask::CpuMask;
 use crate::sys::hrtimer::{Timer, TimerHandler};
 use crate::sys::perf::{
-    Config, Event, EventId, EventSlots, NewEvent, PmuOps, Registration, EF_START,
+    Adding, Config, Event, EventId, EventSlots, NewEvent, PmuOps, Registration, EF_START,
 };
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use kernel::prelude::*;
@@ -106,8 +106,7 @@ pub(crate) struct BoxState {
     /// Each slot's owner, counter and progress, lock-free.
     live: [live::Slot; MAX_SLOTS],
     /// Each slot's event, for the timer and the PMI.
-    #[pin]
-    events: EventSlots<MAX_SLOTS>,
+    events: Arc<EventSlots>,
     #[pin]
     inner: IrqLock<BoxInner>,
 }
@@ -122,6 +121,7 @@ impl BoxState {
             gone: false,
         };
         let regs = CounterRegs::new(ty, index);
+        let events = EventSlots::new(MAX_SLOTS)?;
         Arc::pin_init(
             pin_init!(BoxState {
                 ctx,
@@ -130,7 +130,7 @@ impl BoxState {
                 pkg,
                 regs,
                 live: core::array::from_fn(|_| live::Slot::new()),
-                events <- EventSlots::new(),
+                events,
                 inner <- new_irq_lock!(inner, "rust_uncore:box"),
             }),
             GFP_KERNEL,
@@ -282,10 +282,10 @@ impl BoxState {
 }
 
 impl TimerHandler for BoxState {
-    fn fire(&self) -> bool {
+    fn fire(&self, irq: &IrqsOff) -> bool {
         // Register reads are the package's own: a timer that ended up on
         // another package (it never should) stops.
-        if CpuId::current().package() != self.pkg {
+        if irq.package() != self.pkg {
             return false;
         }
         let mut more = false;
@@ -434,9 +434,9 @@ impl UncorePmu {
     }
 
     /// Runs package `pkg`'s poll now, as the timer does (on the collector).
-    pub(crate) fn poll(&self, pkg: usize) {
+    pub(crate) fn poll(&self, irq: &IrqsOff, pkg: usize) {
         if let Some(b) = self.boxes.get(pkg) {
-            b.fire();
+            b.fire(irq);
         }
     }
 
@@ -512,16 +512,16 @@ impl UncorePmu {
     }
 
     /// The box of the package of the CPU this runs on.
-    fn current_box(&self) -> Option<&Arc<BoxState>> {
-        self.boxes.get(CpuId::current_package())
+    fn current_box(&self, irq: &IrqsOff) -> Option<&Arc<BoxState>> {
+        self.boxes.get(irq.package())
     }
 
-    fn attr(ev: &Event) -> Attr {
+    fn attr(c: Config) -> Attr {
         let Config {
             config,
             config1,
             config2,
-        } = ev.config();
+        } = c;
         Attr {
             config,
             config1,
@@ -567,7 +567,7 @@ impl UncorePmu {
         };
         let mut why = None;
         ev.for_each_group_member(|m| {
-            let r = encode(self.ty, self.index, Self::attr(m))
+            let r = encode(self.ty, self.index, Self::attr(m.config()))
                 .map_err(|_| "a member of the group is invalid")
                 .and_then(&mut add);
             r.map_err(|w| {
@@ -585,9 +585,19 @@ impl UncorePmu {
     }
 }
 
+/// What the PMU keeps for each event.
+#[derive(Clone, Copy)]
+pub(crate) struct EventBox {
+    /// The event's package (its box), for `read`: the event only ever
+    /// moves between CPUs of this package.
+    pkg: usize,
+}
+
 #[vtable]
 impl PmuOps for UncorePmu {
-    fn event_init(&self, ev: &mut NewEvent) -> Result {
+    type EventData = EventBox;
+
+    fn event_init(&self, ev: &mut NewEvent) -> Result<EventBox> {
         let info = ev.info();
         if !info.for_this_pmu {
             return Err(ENOENT);
@@ -614,7 +624,7 @@ impl PmuOps for UncorePmu {
         if !self.present(pkg) {
             return Err(self.refuse(format_args!("no device for this box on package {}", pkg)));
         }
-        let enc = encode(self.ty, self.index, Self::attr(ev))
+        let enc = encode(self.ty, self.index, Self::attr(ev.config()))
             .map_err(|e| self.refuse(format_args!("{}", e)))?;
         if self.ty.special == Special::QpiMatchMask
             && !enc.shared.is_none()
@@ -632,19 +642,24 @@ impl PmuOps for UncorePmu {
         }
         self.validate_group(ev, enc)?;
         ev.set_cpu(collector);
-        // The event's box, for `read`: the event only ever moves between
-        // CPUs of this package.
-        ev.set_word(pkg);
-        Ok(())
+        Ok(EventBox { pkg })
     }
 
-    fn add(&self, ev: &Event, flags: u32) -> Result {
-        let b = self.current_box().ok_or(EINVAL)?;
-        let enc = encode(self.ty, self.index, Self::attr(ev)).map_err(|_| EINVAL)?;
+    fn add(
+        &self,
+        irq: &IrqsOff,
+        ev: &Event<EventBox>,
+        entry: Adding<'_, EventBox>,
+        flags: u32,
+    ) -> Result {
+        let b = self.current_box(irq).ok_or(EINVAL)?;
+        let enc = encode(self.ty, self.index, Self::attr(ev.config())).map_err(|_| EINVAL)?;
         let mut inner = b.inner.lock();
         let free = (0..MAX_SLOTS)
             .find(|&k| inner.cfg[k].is_none() && b.live[k].owner() == live::NO_OWNER)
             .ok_or(EBUSY)?;
+        // From here a failed `add` empties the entry (the trampoline does).
+        EventSlots::set(&b.events, free, entry)?;
         let choice = inner.shared.take(&enc.shared).ok_or(EBUSY)?;
         // Place every counter-using event, the new one last.
         let mut wants = [Want {
@@ -727,8 +742,6 @@ impl PmuOps for UncorePmu {
             resume: false,
         });
         b.live[free].claim(ev.id().as_usize());
-        b.events.set(free, ev);
-        ev.set_index(Some(free));
         for (k, r) in restart.iter().enumerate() {
             if *r {
                 b.start_one(&mut inner, k);
@@ -745,8 +758,10 @@ impl PmuOps for UncorePmu {
         Ok(())
     }
 
-    fn del(&self, ev: &Event, _flags: u32) {
-        let Some(b) = self.current_box() else { return };
+    fn del(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: u32) {
+        let Some(b) = self.current_box(irq) else {
+            return;
+        };
         let Some(k) = ev.index() else { return };
         let mut inner = b.inner.lock();
         if !inner
@@ -763,12 +778,13 @@ impl PmuOps for UncorePmu {
             }
         }
         b.live[k].release();
-        ev.set_index(None);
         // The trampoline empties the event's entry after this returns.
     }
 
-    fn start(&self, ev: &Event, _flags: u32) {
-        let Some(b) = self.current_box() else { return };
+    fn start(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: u32) {
+        let Some(b) = self.current_box(irq) else {
+            return;
+        };
         let Some(k) = ev.index() else { return };
         let mut inner = b.inner.lock();
         if !inner
@@ -786,10 +802,12 @@ impl PmuOps for UncorePmu {
         }
     }
 
-    fn stop(&self, ev: &Event, _flags: u32) {
+    fn stop(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: u32) {
         // The count is always taken, `PERF_EF_UPDATE` or not: nothing that
         // was counted is dropped.
-        let Some(b) = self.current_box() else { return };
+        let Some(b) = self.current_box(irq) else {
+            return;
+        };
         let Some(k) = ev.index() else { return };
         let mut inner = b.inner.lock();
         if inner
@@ -802,10 +820,10 @@ impl PmuOps for UncorePmu {
         // The timer stops by itself when it finds nothing started.
     }
 
-    fn read(&self, ev: &Event) {
+    fn read(&self, ev: &Event<EventBox>) {
         // Lock-free: perf may call this in NMI context, on any CPU of the
         // event's package (the package event_init recorded).
-        let Some(b) = self.boxes.get(ev.word()) else {
+        let Some(b) = self.boxes.get(ev.data().pkg) else {
             return;
         };
         let Some(k) = ev.index() else { return };
@@ -814,15 +832,19 @@ impl PmuOps for UncorePmu {
         }
     }
 
-    fn enable(&self) {
-        let Some(b) = self.current_box() else { return };
+    fn enable(&self, irq: &IrqsOff) {
+        let Some(b) = self.current_box(irq) else {
+            return;
+        };
         let mut inner = b.inner.lock();
         inner.disabled = false;
         b.apply_run(&mut inner);
     }
 
-    fn disable(&self) {
-        let Some(b) = self.current_box() else { return };
+    fn disable(&self, irq: &IrqsOff) {
+        let Some(b) = self.current_box(irq) else {
+            return;
+        };
         let mut inner = b.inner.lock();
         inner.disabled = true;
         b.apply_run(&mut inner);

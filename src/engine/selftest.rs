@@ -17,7 +17,7 @@ use super::backend::Backend;
 use super::pmu::with_box_locked;
 use super::Core;
 use crate::hw::model::Occurrence;
-use crate::sys::cpu::{self, CpuId};
+use crate::sys::cpu::{self, CpuId, InNmi};
 use crate::sys::perf::{Config, KernelCounter};
 use crate::sys::rcu;
 use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
@@ -42,8 +42,8 @@ pub(crate) struct NmiRead {
 
 impl NmiRead {
     /// Does the requested read, if this NMI is for it (NMI context).
-    pub(crate) fn nmi(&self) -> bool {
-        if CpuId::current() != self.cpu || !self.pending.swap(false, Ordering::AcqRel) {
+    pub(crate) fn nmi(&self, nmi: &InNmi) -> bool {
+        if nmi.cpu() != self.cpu || !self.pending.swap(false, Ordering::AcqRel) {
             return false;
         }
         let v = match self.counter.read_local() {
@@ -129,7 +129,7 @@ impl Core {
                 let got = AtomicI64::new(0);
                 let then = AtomicI64::new(-1);
                 let came = AtomicBool::new(false);
-                cpu::run_on(cpu, &|| {
+                cpu::run_on(cpu, &|_| {
                     let g = rcu::read_lock();
                     let Some(test) = self.selftest.get(&g) else {
                         return;
@@ -140,7 +140,10 @@ impl Core {
                         let _m = sim.lock();
                         test.done.store(false, Ordering::Release);
                         test.pending.store(true, Ordering::Release);
-                        crate::sys::nmi::send(cpu);
+                        if crate::sys::nmi::send(cpu).is_err() {
+                            test.pending.store(false, Ordering::Release);
+                            return;
+                        }
                         for _ in 0..NMI_WAIT {
                             if test.done.load(Ordering::Acquire) {
                                 came.store(true, Ordering::Release);

@@ -251,7 +251,7 @@ impl Core {
         if let Some(cpu) = self.ctx.collector(socket) {
             for name in names.split(',') {
                 let p = self.pmu(name)?;
-                crate::sys::cpu::run_on(cpu, &|| p.ops().poll(socket))?;
+                crate::sys::cpu::run_on(cpu, &|irq| p.ops().poll(irq, socket))?;
             }
         }
         Ok(())
@@ -274,7 +274,11 @@ impl Core {
                 if noise {
                     self.send_noise(socket, cpu);
                 }
-                crate::sys::nmi::send(cpu);
+                if crate::sys::nmi::send(cpu).is_err() {
+                    // Offline (or no handler): the PMI stays raised for
+                    // the next collector's poll.
+                    continue;
+                }
                 for _ in 0..10_000 {
                     if self.ctx.stats.pmis_handled.load(Ordering::Acquire) != before {
                         break;
@@ -295,7 +299,10 @@ impl Core {
                 continue;
             };
             flag.store(true, Ordering::Release);
-            crate::sys::nmi::send(c);
+            if crate::sys::nmi::send(c).is_err() {
+                flag.store(false, Ordering::Release);
+                continue;
+            }
             for _ in 0..1000 {
                 if !flag.load(Ordering::Acquire) {
                     break;

@@ -13,7 +13,7 @@ use super::backend::Backend;
 use super::Ctx;
 use crate::hw::desc::PlatformId;
 use crate::hw::model::Occurrence;
-use crate::sys::cpu;
+use crate::sys::cpu::{self, IrqsOff};
 use crate::sys::hrtimer::{Timer, TimerHandler};
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use kernel::prelude::*;
@@ -63,7 +63,7 @@ impl SimClock {
 }
 
 impl TimerHandler for SimClock {
-    fn fire(&self) -> bool {
+    fn fire(&self, _irq: &IrqsOff) -> bool {
         if !self.on.load(Ordering::Acquire) {
             return false;
         }
