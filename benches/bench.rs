@@ -10,7 +10,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 use uncore_core::hw::counter::{delta, delta_with_status};
-use uncore_core::hw::desc::PlatformId;
+use uncore_core::hw::desc::{BoxKind, PlatformId};
 use uncore_core::hw::encode::{encode, Attr};
 use uncore_core::hw::model::{Model, Occurrence};
 use uncore_core::hw::overflow::walk;
@@ -171,7 +171,7 @@ fn main() {
     report(
         "model: inject into a WSM-EX C-box",
         &measure(rounds, 200_000, |_| {
-            black_box(m.inject(0, "cbox", 0, black_box(&occ)).ok());
+            black_box(m.inject(0, BoxKind::Cbox, 0, black_box(&occ)).ok());
         }),
     );
     report(

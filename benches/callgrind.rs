@@ -165,7 +165,7 @@ fn run_encode(n: u64, t: &'static BoxType, attr: Attr) {
     assert!(
         encode(t, 0, attr).is_ok(),
         "{}: {attr:?} is refused",
-        t.name
+        t.name()
     );
     repeat(n, || encode(t, 0, black_box(attr)).ok());
 }
@@ -225,7 +225,7 @@ fn masks(t: &'static BoxType, configs: &[u64]) -> Vec<u32> {
         .iter()
         .map(|&c| match encode(t, 0, Attr::config(c)) {
             Ok(e) => e.counters,
-            Err(e) => panic!("{}: config {c:#x} refused: {e:?}", t.name),
+            Err(e) => panic!("{}: config {c:#x} refused: {e:?}", t.name()),
         })
         .collect()
 }
@@ -351,7 +351,8 @@ fn wsmex_reads(boxes: &[(&str, u8, usize)]) -> Vec<u64> {
         .map(|&(t, i, j)| arm(&mut m, t, i, j))
         .collect();
     for (&(t, i, _), o) in boxes.iter().zip(&occs) {
-        m.inject(0, t, i, o).unwrap();
+        let kind = by_id(PlatformId::WestmereEx).box_type(t).unwrap().kind;
+        m.inject(0, kind, i, o).unwrap();
     }
     let mut reads = Vec::new();
     let w = walk(by_id(PlatformId::WestmereEx), |a| {

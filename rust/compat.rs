@@ -32,6 +32,21 @@ pub(crate) fn opaque_raw<T>(this: *const Opaque<T>) -> *mut T {
     return Opaque::raw_get(this);
 }
 
+/// A fallible in-place initialiser of an [`Opaque`] (`ru_opaque_try_ffi_init`:
+/// `Opaque::try_ffi_init`; the same on trees without it).
+pub(crate) fn opaque_try_ffi_init<T, E>(
+    init_func: impl FnOnce(*mut T) -> Result<(), E>,
+) -> impl kernel::prelude::PinInit<Opaque<T>, E> {
+    #[cfg(ru_opaque_try_ffi_init)]
+    return Opaque::try_ffi_init(init_func);
+    // SAFETY: An `Opaque` may stay uninitialised, so whatever `init_func` did to its value
+    // before returning, the slot is valid; on error nothing is left to drop.
+    #[cfg(not(ru_opaque_try_ffi_init))]
+    return unsafe {
+        pin_init_from_closure(move |slot: *mut Opaque<T>| init_func(opaque_raw(slot)))
+    };
+}
+
 /// A timer function's request: fire again.
 #[cfg(ru_hrtimer_restart_newtype)]
 pub(crate) const HRTIMER_RESTART: bindings::hrtimer_restart =

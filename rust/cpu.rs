@@ -112,6 +112,38 @@ impl IrqsOff {
     }
 }
 
+/// Proof that the code runs on a CPU of package `pkg` and stays there for
+/// the proof's life: what a package's MSR accesses need (an MSR access is
+/// the running CPU's). Made from an [`IrqsOff`] of such a CPU.
+#[derive(Clone, Copy)]
+pub(crate) struct OnPackage<'a> {
+    pkg: usize,
+    _cpu: PhantomData<&'a IrqsOff>,
+}
+
+impl OnPackage<'_> {
+    /// The package.
+    pub(crate) fn package(self) -> usize {
+        self.pkg
+    }
+}
+
+impl IrqsOff {
+    /// The proof for the package of the CPU this runs on.
+    pub(crate) fn on_package(&self) -> OnPackage<'_> {
+        OnPackage {
+            pkg: self.package(),
+            _cpu: PhantomData,
+        }
+    }
+
+    /// The proof for package `pkg`, if this CPU is one of its.
+    pub(crate) fn on(&self, pkg: usize) -> Option<OnPackage<'_>> {
+        let on = self.on_package();
+        (on.pkg == pkg).then_some(on)
+    }
+}
+
 /// Proof that the code runs in NMI context (an NMI handler): interrupts
 /// are off, and no lock that other code may hold can be taken. Made only
 /// by the NMI trampoline, lent as `&InNmi` for the call.

@@ -17,7 +17,6 @@
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 
 mod attrs;
-mod kernel_counter;
 mod slots;
 
 use super::bindings;
@@ -34,11 +33,138 @@ use kernel::types::Opaque;
 use kernel::ThisModule;
 
 pub(crate) use attrs::Attr;
-pub(crate) use kernel_counter::KernelCounter;
 pub(crate) use slots::EventSlots;
 
-/// `PERF_EF_START`: start the event after adding it.
-pub(crate) const EF_START: u32 = bindings::PERF_EF_START;
+/// The flags perf passes to `add`, `del`, `start` and `stop`
+/// (`PERF_EF_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Flags(u32);
+
+impl Flags {
+    /// `PERF_EF_START`: `add` starts the event too.
+    pub(crate) fn start(self) -> bool {
+        self.0 & bindings::PERF_EF_START != 0
+    }
+
+    /// `PERF_EF_RELOAD`: `start` reloads the counter's period.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    pub(crate) fn reload(self) -> bool {
+        self.0 & bindings::PERF_EF_RELOAD != 0
+    }
+
+    /// `PERF_EF_UPDATE`: `stop` updates the count.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    pub(crate) fn update(self) -> bool {
+        self.0 & bindings::PERF_EF_UPDATE != 0
+    }
+}
+
+/// What a PMU can do, beyond counting (`PERF_PMU_CAP_*`), as a set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Capabilities(u32);
+
+impl Capabilities {
+    /// Nothing beyond counting with interrupts.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    pub(crate) const NONE: Self = Capabilities(0);
+    /// No overflow interrupts: perf refuses sampling events
+    /// (`PERF_PMU_CAP_NO_INTERRUPT`).
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    pub(crate) const NO_INTERRUPT: Self = Capabilities(bindings::PERF_PMU_CAP_NO_INTERRUPT);
+    /// No `exclude_*` filtering: perf refuses events that ask for it
+    /// (`PERF_PMU_CAP_NO_EXCLUDE`).
+    pub(crate) const NO_EXCLUDE: Self = Capabilities(bindings::PERF_PMU_CAP_NO_EXCLUDE);
+
+    /// Both sets.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    pub(crate) const fn and(self, other: Self) -> Self {
+        Capabilities(self.0 | other.0)
+    }
+}
+
+/// Which context a PMU's per-task events live in (`pmu->task_ctx_nr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TaskContext {
+    /// None: only CPU-wide events (`perf_invalid_context`).
+    None,
+    /// The hardware context, scheduled with the task.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    Hardware,
+    /// The software context.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    Software,
+}
+
+/// The CPUs a PMU's counters serve, for perf's own hotplug handling
+/// (`pmu->scope`): with a scope, perf shows a `cpumask` of one CPU per
+/// unit, moves events to it and migrates them when it goes offline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// The PMU handles CPUs itself.
+    None,
+    /// One per core.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    Core,
+    /// One per die.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    Die,
+    /// One per cluster.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    Cluster,
+    /// One per package.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    Package,
+    /// One for the system.
+    #[expect(
+        dead_code,
+        reason = "abstraction API: no PMU of this module uses it yet"
+    )]
+    System,
+}
+
+/// How a PMU registers.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PmuOptions {
+    /// Its capabilities.
+    pub(crate) capabilities: Capabilities,
+    /// Where its per-task events live.
+    pub(crate) task_context: TaskContext,
+    /// Its scope.
+    pub(crate) scope: Scope,
+}
 
 /// A perf event, as a PMU callback (`add`, `del`, `start`, `stop`, `read`)
 /// receives it, with the PMU's data `D` for it.
@@ -284,16 +410,21 @@ impl NewEvent {
         }
     }
 
-    /// Moves the event to `cpu`, and lets any CPU of that CPU's package
-    /// read it (`PERF_EV_CAP_READ_ACTIVE_PKG`).
+    /// Moves the event to `cpu`.
     pub(crate) fn set_cpu(&mut self, cpu: CpuId) {
         let ev = self.raw();
         // SAFETY: The event is live and, during `event_init`, not yet installed anywhere, so
         // `&mut self` is its only user. CPU numbers below `nr_cpu_ids` fit an `int`.
-        unsafe {
-            (*ev).cpu = cpu.as_u32() as c_int;
-            (*ev).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as c_int;
-        }
+        unsafe { (*ev).cpu = cpu.as_u32() as c_int };
+    }
+
+    /// Lets any CPU of the package of the event's CPU read it while it
+    /// counts (`PERF_EV_CAP_READ_ACTIVE_PKG`): the PMU's `read` then runs
+    /// there.
+    pub(crate) fn set_readable_in_package(&mut self) {
+        let ev = self.raw();
+        // SAFETY: As in `set_cpu`.
+        unsafe { (*ev).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as c_int };
     }
 
     /// Calls `f` for the other members of the event's group that belong
@@ -351,6 +482,8 @@ pub(crate) struct Adding<'a, D> {
 /// interrupts off.
 #[vtable]
 pub(crate) trait PmuOps: Send + Sync + Sized + 'static {
+    /// How the PMU registers.
+    const OPTIONS: PmuOptions;
     /// What the PMU keeps for each of its events: `event_init` returns
     /// it, every later callback reads it ([`Event::data`]). At most 32
     /// bytes (the build fails otherwise).
@@ -364,17 +497,17 @@ pub(crate) trait PmuOps: Send + Sync + Sized + 'static {
         irq: &IrqsOff,
         ev: &Event<Self::EventData>,
         entry: Adding<'_, Self::EventData>,
-        flags: u32,
+        flags: Flags,
     ) -> Result;
     /// Removes the event from its counter (its entry is emptied after).
-    fn del(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: u32);
+    fn del(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: Flags);
     /// Starts counting.
-    fn start(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: u32);
+    fn start(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: Flags);
     /// Stops counting.
-    fn stop(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: u32);
+    fn stop(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: Flags);
     /// Updates the event's count (any CPU of the event's package, NMI
     /// included).
-    fn read(&self, ev: &Event<Self::EventData>);
+    fn read(&self, irq: &IrqsOff, ev: &Event<Self::EventData>);
     /// Lets the PMU's counters run after a batch of changes (`pmu_enable`).
     fn enable(&self, _irq: &IrqsOff) {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
@@ -383,9 +516,11 @@ pub(crate) trait PmuOps: Send + Sync + Sized + 'static {
     fn disable(&self, _irq: &IrqsOff) {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
-    /// The CPUs the PMU's `cpumask` file shows: the CPU that collects its
-    /// events in each package.
-    fn cpumask(&self) -> &CpuMask;
+    /// The CPUs the PMU's `cpumask` file shows, for a PMU that handles
+    /// CPUs itself ([`Scope::None`]); a PMU without it has no such file.
+    fn cpumask(&self) -> &CpuMask {
+        kernel::build_error!(VTABLE_DEFAULT_ERROR)
+    }
 }
 
 /// The C side of a PMU: the `struct pmu` callbacks of a [`Registration<T>`].
@@ -434,7 +569,7 @@ impl<T: PmuOps> Adapter<T> {
             // A failed `add` is not followed by `del`: no entry may keep the event.
             // SAFETY: perf calls `add` with interrupts off on the event's CPU, for the call.
             let irq = unsafe { IrqsOff::new() };
-            t.add(&irq, ev, entry, flags as u32)
+            t.add(&irq, ev, entry, Flags(flags as u32))
                 .inspect_err(|_| slots::release(ev))?;
             Ok(0)
         })
@@ -448,7 +583,7 @@ impl<T: PmuOps> Adapter<T> {
         // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
         // SAFETY: perf calls `del` with interrupts off on the event's CPU, for the call.
-        t.del(&unsafe { IrqsOff::new() }, ev, flags as u32);
+        t.del(&unsafe { IrqsOff::new() }, ev, Flags(flags as u32));
         // After `del` perf may free the event: no slot may keep it.
         slots::release(ev);
     }
@@ -461,7 +596,7 @@ impl<T: PmuOps> Adapter<T> {
         // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
         // SAFETY: perf calls `start` with interrupts off on the event's CPU, for the call.
-        t.start(&unsafe { IrqsOff::new() }, ev, flags as u32);
+        t.start(&unsafe { IrqsOff::new() }, ev, Flags(flags as u32));
     }
 
     /// # Safety
@@ -472,7 +607,7 @@ impl<T: PmuOps> Adapter<T> {
         // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
         // SAFETY: perf calls `stop` with interrupts off on the event's CPU, for the call.
-        t.stop(&unsafe { IrqsOff::new() }, ev, flags as u32);
+        t.stop(&unsafe { IrqsOff::new() }, ev, Flags(flags as u32));
     }
 
     /// # Safety
@@ -482,7 +617,9 @@ impl<T: PmuOps> Adapter<T> {
         // SAFETY: perf calls `read` with an event of this PMU, alive for the call, which passed
         // `event_init`.
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
-        t.read(ev);
+        // SAFETY: perf calls `read` with interrupts off (a cross-CPU call, a local read with
+        // them saved, or an NMI), for the call.
+        t.read(&unsafe { IrqsOff::new() }, ev);
     }
 
     /// # Safety
@@ -503,13 +640,35 @@ impl<T: PmuOps> Adapter<T> {
         unsafe { Self::ops(pmu).disable(&IrqsOff::new()) };
     }
 
-    /// The `struct pmu` of a system-wide PMU without sampling or exclusion
-    /// support, owned by `module`.
+    /// Fails the build for a PMU with both a scope and a `cpumask` of its
+    /// own: perf makes the file of a scoped PMU.
+    const ONE_CPUMASK: () = assert!(
+        !T::HAS_CPUMASK || matches!(T::OPTIONS.scope, Scope::None),
+        "a PMU with a scope gets its cpumask from perf"
+    );
+
+    /// The `struct pmu` of a `T` PMU with its [`PmuOptions`], owned by
+    /// `module`.
     fn build(module: &'static ThisModule) -> bindings::pmu {
+        #[expect(clippy::let_unit_value)]
+        let () = Self::ONE_CPUMASK;
+        let o = T::OPTIONS;
         bindings::pmu {
             module: module.as_ptr(),
-            task_ctx_nr: bindings::perf_event_task_context_perf_invalid_context,
-            capabilities: bindings::PERF_PMU_CAP_NO_EXCLUDE as c_int,
+            task_ctx_nr: match o.task_context {
+                TaskContext::None => bindings::perf_event_task_context_perf_invalid_context,
+                TaskContext::Hardware => bindings::perf_event_task_context_perf_hw_context,
+                TaskContext::Software => bindings::perf_event_task_context_perf_sw_context,
+            },
+            capabilities: o.capabilities.0 as c_int,
+            scope: match o.scope {
+                Scope::None => bindings::PERF_PMU_SCOPE_NONE,
+                Scope::Core => bindings::PERF_PMU_SCOPE_CORE,
+                Scope::Die => bindings::PERF_PMU_SCOPE_DIE,
+                Scope::Cluster => bindings::PERF_PMU_SCOPE_CLUSTER,
+                Scope::Package => bindings::PERF_PMU_SCOPE_PKG,
+                Scope::System => bindings::PERF_PMU_SCOPE_SYS_WIDE,
+            },
             event_init: Some(Self::event_init_callback),
             add: Some(Self::add_callback),
             del: Some(Self::del_callback),
@@ -532,20 +691,26 @@ impl<T: PmuOps> Adapter<T> {
 }
 
 /// A registered PMU: its `struct pmu`, its name and sysfs files
-/// (`format/`, `events/`, `cpumask`), and the driver object `T` whose
-/// callbacks it runs. Dropping it unregisters the PMU.
+/// (`format/`, `events/`, and `cpumask` if it has one), and the driver
+/// object `T` whose callbacks it runs. Dropping it unregisters the PMU.
 ///
 /// # Invariants
 ///
-/// `pmu` is registered with perf, with `attrs` as its attribute groups and
-/// `name` as its name, from the end of initialisation until drop.
+/// `pmu` is registered with perf, with `sysfs`'s attribute groups and name,
+/// from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
 pub(crate) struct Registration<T: PmuOps> {
-    name: CString,
-    attrs: KBox<AttrGroups>,
+    sysfs: Sysfs,
     ops: T,
     #[pin]
     pmu: Opaque<bindings::pmu>,
+}
+
+/// A PMU's name and attribute groups, which its `struct pmu` points to
+/// (both on the heap: moving this does not move them).
+struct Sysfs {
+    name: CString,
+    attrs: KBox<AttrGroups>,
 }
 
 // SAFETY: perf serialises access to the `struct pmu`; the rest is owned data of `Send` types.
@@ -564,37 +729,34 @@ impl<T: PmuOps> Registration<T> {
         formats: &[Attr<'_>],
         events: &[Attr<'_>],
     ) -> impl PinInit<Self, Error> {
-        let built = match (
-            CString::try_from(name),
-            AttrGroups::new::<T>(formats, events),
-        ) {
-            (Ok(n), Ok(a)) => Ok((n, a)),
-            (Err(e), _) => Err(Error::from(e)),
-            (_, Err(e)) => Err(e),
+        let sysfs = CString::try_from(name)
+            .map_err(Error::from)
+            .and_then(|name| {
+                Ok(Sysfs {
+                    name,
+                    attrs: AttrGroups::new::<T>(formats, events)?,
+                })
+            });
+        let (name_ptr, groups) = match &sysfs {
+            Ok(f) => (f.name.as_char_ptr(), f.attrs.groups_ptr()),
+            Err(_) => (core::ptr::null(), core::ptr::null_mut()),
         };
-        // SAFETY: On success the closure has initialised every field of `slot`, the PMU last,
-        // registered at its final (pinned) address; on failure it has dropped what it
-        // initialised and nothing is registered.
-        unsafe {
-            super::compat::pin_init_from_closure(move |slot: *mut Self| {
-                let (name, attrs) = built?;
+        try_pin_init!(Self {
+            sysfs: sysfs?,
+            // Before the PMU: its callbacks may run as soon as it is registered.
+            ops,
+            pmu <- super::compat::opaque_try_ffi_init(move |pmu: *mut bindings::pmu| {
                 let mut raw = Adapter::<T>::build(module);
-                raw.attr_groups = attrs.groups_ptr();
-                let name_ptr = name.as_char_ptr();
-                (&raw mut (*slot).name).write(name);
-                (&raw mut (*slot).attrs).write(attrs);
-                (&raw mut (*slot).ops).write(ops);
-                let pmu = super::compat::opaque_raw(&raw const (*slot).pmu);
-                pmu.write(raw);
-                let r = to_result(bindings::perf_pmu_register(pmu, name_ptr, -1));
-                if r.is_err() {
-                    core::ptr::drop_in_place(&raw mut (*slot).name);
-                    core::ptr::drop_in_place(&raw mut (*slot).attrs);
-                    core::ptr::drop_in_place(&raw mut (*slot).ops);
+                raw.attr_groups = groups;
+                // SAFETY: `pmu` is the field's place, pinned; `name_ptr` and `groups` point into
+                // `sysfs`, initialised above and dropped only after the PMU is unregistered
+                // (`PinnedDrop`), or with it if registering fails.
+                unsafe {
+                    pmu.write(raw);
+                    to_result(bindings::perf_pmu_register(pmu, name_ptr, -1))
                 }
-                r
-            })
-        }
+            }),
+        }? Error)
     }
 
     /// The driver object.
@@ -632,21 +794,4 @@ impl<T: PmuOps> PinnedDrop for Registration<T> {
         // the fields dropped after this.
         unsafe { bindings::perf_pmu_unregister(self.pmu.get()) };
     }
-}
-
-/// Whether a PMU named `name` already exists (e.g. the kernel's own C
-/// uncore driver's), by its directory in sysfs.
-pub(crate) fn name_taken(name: &CStr) -> Result<bool> {
-    let name = name.to_str().map_err(|_| EINVAL)?;
-    let path = CString::try_from_fmt(format_args!("/sys/bus/event_source/devices/{}", name))?;
-    let mut found = bindings::path::default();
-    // SAFETY: `path` is NUL-terminated and `found` is writable; on success `found` holds
-    // references that `path_put` releases.
-    let r = unsafe { bindings::kern_path(path.as_char_ptr(), bindings::LOOKUP_FOLLOW, &mut found) };
-    let taken = r == 0;
-    if taken {
-        // SAFETY: `kern_path` succeeded and filled `found`.
-        unsafe { bindings::path_put(&found) };
-    }
-    Ok(taken)
 }

@@ -36,6 +36,8 @@ probe ru_hrtimer_restart_newtype rust/bindgen_parameters 'newtype-enum hrtimer_r
 probe ru_hrtimer_setup include/linux/hrtimer.h '^extern void hrtimer_setup\('
 # `Opaque::cast_into` replaces `Opaque::raw_get`.
 probe ru_opaque_cast_into rust/kernel 'fn cast_into\(this: \*const Self\)'
+# `Opaque::try_ffi_init` exists.
+probe ru_opaque_try_ffi_init rust/kernel 'pub fn try_ffi_init<E>\('
 # The lock backend trait requires `try_lock` and `assert_is_held`.
 probe ru_lock_backend_try_lock rust/kernel/sync/lock.rs 'unsafe fn try_lock\(ptr: \*mut Self::State\)'
 # `smp_call_function_single()`'s `wait` is a `bool`, not an `int`.

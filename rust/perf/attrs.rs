@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The sysfs attribute groups of a PMU, which perf creates under its
-//! device: `format/` and `events/` files with fixed text, and `cpumask`.
+//! device: `format/` and `events/` files with fixed text, and `cpumask` for
+//! a PMU that has one ([`PmuOps::cpumask`]).
 //!
 //! C header: [`include/linux/sysfs.h`](srctree/include/linux/sysfs.h)
 
@@ -72,7 +73,9 @@ impl AttrGroups {
         let mut cpumask = bindings::device_attribute::default();
         cpumask.attr.name = kernel::c_str!("cpumask").as_char_ptr();
         cpumask.attr.mode = 0o444;
-        compat::set_show(&mut cpumask, show_cpumask::<T>);
+        if T::HAS_CPUMASK {
+            compat::set_show(&mut cpumask, show_cpumask::<T>);
+        }
         let mut this = KBox::new(
             AttrGroups {
                 _names: names,
@@ -104,7 +107,9 @@ impl AttrGroups {
         s.events_list.push(null_mut(), GFP_KERNEL)?;
         // SAFETY: As above.
         unsafe { bindings::ru_sysfs_attr_init(addr_of_mut!(s.cpumask.attr)) };
-        s.common_list[0] = addr_of_mut!(s.cpumask.attr);
+        if T::HAS_CPUMASK {
+            s.common_list[0] = addr_of_mut!(s.cpumask.attr);
+        }
         compat::set_attrs(&mut s.group[0], s.common_list.as_mut_ptr());
         s.group[1].name = kernel::c_str!("format").as_char_ptr();
         compat::set_attrs(&mut s.group[1], s.format_list.as_mut_ptr());

@@ -18,18 +18,16 @@ mod selftest;
 mod sim;
 mod simclock;
 
-use crate::hw::desc::{BoxType, Global, Platform, Space};
+use crate::hw::desc::{BoxKind, BoxType, Global, Platform, Space};
 use crate::hw::pci::Role;
 use crate::hw::platforms;
 use crate::hw::program::{self, GlobalState};
-use crate::sys::cpu::{self, CpuId};
+use crate::sys::cpu::{self, CpuId, OnPackage};
 use crate::sys::cpuhp::{self, HotplugOps};
-use crate::sys::hrtimer::Timer;
 use crate::sys::perf::Registration;
-use crate::sys::rcu::RcuBox;
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use crate::sys::{nmi, pci};
-use backend::Backend;
+use backend::{At, Backend};
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
@@ -38,8 +36,6 @@ use pmu::UncorePmu;
 
 /// The PMI state of one package.
 pub(crate) struct PkgPmiState {
-    /// The simulation raised a PMI to the collector.
-    raised: AtomicBool,
     /// The core (`core_id`) that `pmi_core_sel` names: the NMI handler
     /// claims a PMI only on a CPU of that core, or of the core it named
     /// before (a PMI raised just before a hand-over). -1: none.
@@ -103,10 +99,6 @@ pub(crate) struct Ctx {
     pub(crate) pmi: KVec<PkgPmiState>,
     /// PMI statistics.
     pub(crate) stats: Stats,
-    /// The simulation's NMI to each CPU that no PMI stands behind (`noise=1`).
-    pub(crate) noise: KVec<AtomicBool>,
-    /// The simulation's one-shot pauses for race tests (`stall`).
-    pub(crate) stalls: sim::Stalls,
 }
 
 impl Ctx {
@@ -128,10 +120,14 @@ impl Ctx {
         self.globals.get(pkg).map(|g| *g.lock()).unwrap_or_default()
     }
 
-    /// Changes the global control state of package `pkg` with `f` and, unless
-    /// the package is parked, writes the platform's global control register
-    /// (on a CPU of the package).
-    pub(crate) fn write_global(&self, pkg: usize, f: impl FnOnce(&mut GlobalState)) -> Result {
+    /// Changes the global control state of package `on` with `f` and, unless
+    /// the package is parked, writes the platform's global control register.
+    pub(crate) fn write_global(
+        &self,
+        on: OnPackage<'_>,
+        f: impl FnOnce(&mut GlobalState),
+    ) -> Result {
+        let pkg = on.package();
         let g = self.globals.get(pkg).ok_or(EINVAL)?;
         let mut g = g.lock();
         f(&mut g);
@@ -139,7 +135,7 @@ impl Ctx {
             return Ok(());
         }
         match program::global_value(self.platform, &g) {
-            Some((msr, v)) => self.wrmsr(pkg, msr, v),
+            Some((msr, v)) => self.wrmsr(on, msr, v),
             None => Ok(()),
         }
     }
@@ -207,13 +203,6 @@ impl Ctx {
         })
     }
 
-    /// Takes the simulation's NMI to `cpu` that no PMI stands behind.
-    pub(crate) fn take_noise(&self, cpu: CpuId) -> bool {
-        self.noise
-            .get(cpu.as_u32() as usize)
-            .is_some_and(|n| n.swap(false, Ordering::AcqRel))
-    }
-
     /// The online CPU of package `pkg` whose core has rank `rank`.
     pub(crate) fn cpu_of_core(pkg: usize, rank: u32) -> Option<CpuId> {
         CpuId::all().find(|&c| c.is_online() && c.package() == pkg && Self::core_index(c) == rank)
@@ -227,24 +216,19 @@ type Pmu = Pin<KBox<Registration<UncorePmu>>>;
 pub(crate) struct Core {
     ctx: Arc<Ctx>,
     pmus: KVec<Pmu>,
-    /// The simulation's NMI read self-test while it runs.
-    selftest: RcuBox<selftest::NmiRead>,
-    /// A self-test runs: the one writer `selftest` allows (another gets
-    /// `EBUSY`).
-    selftest_busy: AtomicBool,
-    /// The simulation's real-time clock (under `sim=`).
-    clock: Option<simclock::Clock>,
 }
 
 impl Core {
-    /// Starts a package's uncore on `cpu`, its new collector: the global
-    /// control (with PMIs to `cpu`'s core) and every box present.
-    fn start_package(&self, pkg: usize, cpu: CpuId) {
+    /// Starts a package's uncore on `cpu`, its new collector (the CPU this
+    /// runs on): the global control (with PMIs to `cpu`'s core) and every
+    /// box present.
+    fn start_package(&self, on: OnPackage<'_>, cpu: CpuId) {
+        let pkg = on.package();
         if let Some(p) = self.ctx.parked.get(pkg) {
             p.store(false, Ordering::Release);
         }
         let pmis = self.ctx.pmis();
-        let _ = self.ctx.write_global(pkg, |g| {
+        let _ = self.ctx.write_global(on, |g| {
             *g = GlobalState::default();
             if pmis {
                 g.pmi_cores = self.ctx.aim_pmis(pkg, cpu);
@@ -253,7 +237,7 @@ impl Core {
         for p in self.pmus.iter() {
             let o = p.ops();
             if o.present(pkg) {
-                if let Err(e) = o.init_box(pkg) {
+                if let Err(e) = o.init_box(At::Cpu(on)) {
                     pr_warn!(
                         "{}: box init on package {} failed: {:?}\n",
                         o.name(),
@@ -268,16 +252,17 @@ impl Core {
     /// Stops a package's uncore (its last CPU goes, or the module unloads):
     /// freezes its boxes and clears the global control. Afterwards nothing
     /// enables it until [`Core::start_package`].
-    fn stop_package(&self, pkg: usize) {
+    fn stop_package(&self, on: OnPackage<'_>) {
+        let pkg = on.package();
         for p in self.pmus.iter() {
             let o = p.ops();
             if o.present(pkg) {
-                o.park_box(pkg);
+                o.park_box(on);
             }
         }
         let ops = program::global_exit(self.ctx.platform);
         if let Some(t) = self.ctx.platform.types.first() {
-            let _ = self.ctx.exec(pkg, t, 0, &ops);
+            let _ = self.ctx.exec(At::Cpu(on), t, 0, &ops);
         }
         if let Some(p) = self.ctx.parked.get(pkg) {
             p.store(true, Ordering::Release);
@@ -293,12 +278,12 @@ impl Core {
         }
     }
 
-    /// The PMU of box `index` of the type named `ty`.
-    fn pmu_of(&self, ty: &str, index: u8) -> Option<&UncorePmu> {
+    /// The PMU of box `index` of kind `ty`.
+    fn pmu_of(&self, ty: BoxKind, index: u8) -> Option<&UncorePmu> {
         self.pmus
             .iter()
             .map(|p| p.ops())
-            .find(|o| o.box_type().name == ty && o.index() == index as usize)
+            .find(|o| o.box_type().kind == ty && o.index() == index as usize)
     }
 
     /// PCI function `role` of package `pkg` was bound after load: its box
@@ -312,7 +297,7 @@ impl Core {
                         // Under the box's lock: the events started on it
                         // count again, with their poll timer on the
                         // collector.
-                        match o.init_box(pkg) {
+                        match o.init_box(At::Any(pkg)) {
                             Ok(true) => {
                                 let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
                             }
@@ -347,7 +332,7 @@ impl Core {
                 o.retire(pkg);
             }
         }
-        self.ctx.stalls.at(sim::StallPoint::Unplug);
+        self.ctx.backend.stall(sim::StallPoint::Unplug);
         self.ctx.registry.unbind(pkg, role)?;
         self.refresh_cpumasks();
         pr_info!(
@@ -376,7 +361,11 @@ impl HotplugOps for Core {
             return Ok(());
         }
         // The package's first CPU: it starts the uncore, then is published.
-        self.start_package(pkg, cpu);
+        // (This callback runs on `cpu`.)
+        cpu::without_irqs(|irq| match irq.on(pkg) {
+            Some(on) => self.start_package(on, cpu),
+            None => pr_warn!("CPU {} is not in package {}\n", cpu.as_u32(), pkg),
+        });
         slot.store(cpu.as_u32() as i32, Ordering::Release);
         self.refresh_cpumasks();
         Ok(())
@@ -399,16 +388,25 @@ impl HotplugOps for Core {
             true => None,
             false => cpu.other_in_package(),
         };
+        // This callback runs on `cpu`, a CPU of the package.
         let Some(target) = target else {
-            self.stop_package(pkg);
+            cpu::without_irqs(|irq| {
+                if let Some(on) = irq.on(pkg) {
+                    self.stop_package(on);
+                }
+            });
             return Ok(());
         };
         // PMIs go to the new collector's core before its events arrive, so
         // that no overflow is signalled to a core that no longer collects.
         if self.ctx.pmis() {
-            let _ = self
-                .ctx
-                .write_global(pkg, |g| g.pmi_cores = self.ctx.aim_pmis(pkg, target));
+            cpu::without_irqs(|irq| {
+                if let Some(on) = irq.on(pkg) {
+                    let _ = self
+                        .ctx
+                        .write_global(on, |g| g.pmi_cores = self.ctx.aim_pmis(pkg, target));
+                }
+            });
         }
         // Each event's `add` on the target restarts the box's poll timer
         // there.
@@ -420,7 +418,7 @@ impl HotplugOps for Core {
         for p in self.pmus.iter() {
             let o = p.ops();
             if o.present(pkg) && o.is_gone(pkg) {
-                if let Err(e) = o.init_box(pkg) {
+                if let Err(e) = o.init_box(At::Any(pkg)) {
                     pr_warn!(
                         "{}: box init on package {} failed: {:?}\n",
                         o.name(),
@@ -479,6 +477,11 @@ impl Drop for Driver {
     fn drop(&mut self) {
         // Runs before the fields are dropped.
         self.core.ctx.unloading.store(true, Ordering::Release);
+        // The PCI driver's reference to the PMUs goes first, so that they
+        // are unregistered with `core`, before the PCI driver.
+        if let Some(p) = &self._pci {
+            drop(p.ops().take_core());
+        }
     }
 }
 
@@ -546,7 +549,6 @@ impl Driver {
     pub(crate) fn new(module: &'static ThisModule) -> Result<Self> {
         let packages = cpu::max_packages().max(1);
         let (platform, sim) = platform(packages)?;
-        let simulated = sim.is_some();
         let backend = if let Some(no_emon) = sim {
             let mut m = crate::sys::model::alloc_zeroed()?;
             m.reset(platform.id, packages);
@@ -558,9 +560,9 @@ impl Driver {
                 plural(packages)
             );
             let model = KBox::pin_init(new_irq_lock!(m, "rust_uncore:model"), GFP_KERNEL)?;
-            Backend::Sim(backend::Sim::new(model, packages)?)
+            Backend::simulated(backend::Sim::new(model, packages)?)
         } else {
-            Backend::Hw
+            Backend::hardware()
         };
         let collectors = per_package(packages, || Ok(AtomicI32::new(-1)))?;
         let parked = per_package(packages, || Ok(AtomicBool::new(true)))?;
@@ -572,16 +574,11 @@ impl Driver {
         })?;
         let pmi = per_package(packages, || {
             Ok(PkgPmiState {
-                raised: AtomicBool::new(false),
                 target_core: AtomicI64::new(-1),
                 previous_core: AtomicI64::new(-1),
             })
         })?;
         let registry = pcibox::Registry::new(platform.id, packages)?;
-        let mut noise = KVec::new();
-        for _ in 0..cpu::nr_cpu_ids() {
-            noise.push(AtomicBool::new(false), GFP_KERNEL)?;
-        }
         let ctx = Arc::pin_init(
             try_pin_init!(Ctx {
                 platform,
@@ -595,8 +592,6 @@ impl Driver {
                 cpumasks <- new_irq_lock!((), "rust_uncore:cpumasks"),
                 pmi,
                 stats: Stats::default(),
-                noise,
-                stalls: sim::Stalls::default(),
             }),
             GFP_KERNEL,
         )?;
@@ -609,13 +604,13 @@ impl Driver {
         // PCI and MMIO boxes: find their functions, then register a PMU for
         // every box present on some package.
         let has_pci = platform.types.iter().any(is_pci);
-        let pci_driver = match (&ctx.backend, has_pci) {
+        let pci_driver = match (ctx.backend.simulation(), has_pci) {
             (_, false) => None,
-            (Backend::Sim(_), true) => {
-                pcibox::enumerate_sim(&ctx)?;
+            (Some(sim), true) => {
+                pcibox::enumerate_sim(&ctx, sim)?;
                 None
             }
-            (Backend::Hw, true) => match pcibox::PciHandler::new(ctx.clone()) {
+            (None, true) => match pcibox::PciHandler::new(ctx.clone()) {
                 Ok(h) => Some(KBox::pin_init(
                     pci::Registration::new(module, c_str!("rust_uncore"), &crate::sys::PCI_IDS, h),
                     GFP_KERNEL,
@@ -632,16 +627,6 @@ impl Driver {
             Core {
                 ctx: ctx.clone(),
                 pmus,
-                selftest: RcuBox::new(),
-                selftest_busy: AtomicBool::new(false),
-                clock: match simulated {
-                    true => {
-                        let c = simclock::SimClock::new(ctx.clone())?;
-                        let t = KBox::pin_init(Timer::new(c.clone()), GFP_KERNEL)?;
-                        Some((c, t))
-                    }
-                    false => None,
-                },
             },
             GFP_KERNEL,
         )?;
@@ -649,18 +634,20 @@ impl Driver {
             d.ops().set_core(core.clone());
         }
         // PMIs on NHM-EX/WSM-EX; under `sim=` also the self-test's NMI reads.
-        let nmi = match ctx.pmis() || simulated {
+        let nmi = match ctx.pmis() || ctx.backend.simulation().is_some() {
             true => Some(KBox::pin_init(
                 nmi::Registration::new(c_str!("rust_uncore"), pmi::PmiNmi::new(&core)?),
                 GFP_KERNEL,
             )?),
             false => None,
         };
-        let sim_files = match &ctx.backend {
-            Backend::Sim(_) => Some(sim::SimFiles::new(module, core.clone()).inspect_err(|e| {
-                pr_err!("sim: the debugfs files could not be created: {:?}\n", e)
-            })?),
-            Backend::Hw => None,
+        let sim_files = match ctx.backend.simulation() {
+            Some(sim) => Some(
+                sim::SimFiles::new(module, core.clone(), sim.clone()).inspect_err(|e| {
+                    pr_err!("sim: the debugfs files could not be created: {:?}\n", e)
+                })?,
+            ),
+            None => None,
         };
         // Last: nothing can fail after the packages start.
         let hotplug = KBox::pin_init(
@@ -689,7 +676,10 @@ impl Driver {
 /// model 6 also covers the Pentium 4 6x1, Pentium D 9xx and Xeon 5000,
 /// which have no L3 EMON registers (a read faults). Refuses with `ENODEV`.
 fn probe(ctx: &Ctx) -> Result {
-    if ctx.platform.global == Global::L3 && ctx.rdmsr(0, platforms::l3::GL_CTL_MSR).is_err() {
+    // Any package's registers tell (this CPU's, on hardware).
+    if ctx.platform.global == Global::L3
+        && cpu::without_irqs(|irq| ctx.rdmsr(irq.on_package(), platforms::l3::GL_CTL_MSR)).is_err()
+    {
         pr_info!(
             "{}: no L3 EMON registers (MSR {:#x} faults): not a Xeon 7100/7400; no uncore PMUs\n",
             ctx.platform.description,

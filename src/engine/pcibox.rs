@@ -19,6 +19,7 @@
 //! module unloads, because 6.12's perf core frees a PMU's per-CPU contexts
 //! on unregistration even while events still point at them.
 
+use super::backend::Sim;
 use super::{Core, Ctx};
 use crate::hw::desc::{BoxType, PlatformId};
 use crate::hw::model::MAX_SOCKETS;
@@ -111,7 +112,7 @@ impl Registry {
     pub(crate) fn box_entry(&self, pkg: usize, t: &BoxType, i: usize) -> Option<&PciEntry> {
         self.entries.iter().find(|e| {
             e.pkg == pkg
-                && matches!(e.role, Role::Box { ty, index } if ty == t.name && index as usize == i)
+                && matches!(e.role, Role::Box { ty, index } if ty == t.kind && index as usize == i)
         })
     }
 
@@ -361,6 +362,12 @@ impl PciHandler {
     pub(crate) fn set_core(&self, core: Arc<Core>) {
         *self.core.lock() = Some(core);
     }
+
+    /// Gives the PMUs back (at unload: the driver then drops them before
+    /// the PCI driver, whose `remove` from here on only unbinds).
+    pub(crate) fn take_core(&self) -> Option<Arc<Core>> {
+        self.core.lock().take()
+    }
 }
 
 impl Driver for PciHandler {
@@ -399,7 +406,8 @@ impl Driver for PciHandler {
             Some(core) => {
                 let _ = core.unplug(pkg, role);
             }
-            // Before the PMUs exist (a failed load): just forget it.
+            // Before the PMUs exist (a failed load) or after they are gone
+            // (unload): just forget it.
             None => {
                 let _ = self.ctx.registry.unbind(pkg, role);
             }
@@ -409,10 +417,7 @@ impl Driver for PciHandler {
 
 /// Enumerates the simulated platform's PCI functions through the same
 /// decoding and mapping as the hardware's.
-pub(crate) fn enumerate_sim(ctx: &Ctx) -> Result {
-    let super::backend::Backend::Sim(sim) = &ctx.backend else {
-        return Err(EINVAL);
-    };
+pub(crate) fn enumerate_sim(ctx: &Ctx, sim: &Sim) -> Result {
     let p = ctx.platform.id;
     // The model's registers, read under its lock into fixed arrays: nothing
     // is allocated while it is held.
@@ -475,10 +480,7 @@ pub(crate) fn enumerate_sim(ctx: &Ctx) -> Result {
 
 /// Binds the simulated function `role` of package `pkg` again (the
 /// simulation's `plug`), as a probe after load would.
-pub(crate) fn plug_sim(ctx: &Ctx, pkg: usize, role: Role) -> Result {
-    let super::backend::Backend::Sim(sim) = &ctx.backend else {
-        return Err(ENODEV);
-    };
+pub(crate) fn plug_sim(ctx: &Ctx, sim: &Sim, pkg: usize, role: Role) -> Result {
     // A newly bound device starts from its reset state: reset only when
     // the function is absent, in one step with the bind.
     ctx.registry.bind_with(pkg, role, None, None, || {

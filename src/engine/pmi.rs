@@ -30,9 +30,6 @@ use core::sync::atomic::Ordering;
 use kernel::prelude::*;
 use kernel::sync::Arc;
 
-/// `pmi` of `U_MSR_PMON_GLOBAL_STATUS`.
-const U_STATUS_PMI: u64 = 1 << 30;
-
 /// The NMI handler.
 pub(crate) struct PmiNmi {
     core: Arc<Core>,
@@ -67,11 +64,8 @@ impl PmiNmi {
 impl NmiHandler for PmiNmi {
     fn nmi(&self, nmi: &InNmi) -> bool {
         // The simulation's self-test reads a counter from NMI context.
-        {
-            let g = crate::sys::rcu::read_lock();
-            if self.core.selftest.get(&g).is_some_and(|t| t.nmi(nmi)) {
-                return true;
-            }
+        if self.core.ctx.backend.test_nmi(nmi) {
+            return true;
         }
         if !self.core.ctx.pmis() {
             return false;
@@ -79,23 +73,17 @@ impl NmiHandler for PmiNmi {
         let ctx = &self.core.ctx;
         let cpu = nmi.cpu();
         let pkg = cpu.package();
-        let (Some(state), Some(work)) = (ctx.pmi.get(pkg), self.works.get(pkg)) else {
+        let Some(work) = self.works.get(pkg) else {
             return false;
         };
         // Only the core `pmi_core_sel` names takes the package's PMIs: the
         // status is package-wide, and an NMI of another source on another
         // CPU must not take the PMI that is on its way to the collector
         // (which would then find none: "NMI received for unknown reason").
-        let raised = ctx.is_pmi_target(pkg, cpu)
-            && match &ctx.backend {
-                super::backend::Backend::Sim(_) => state.raised.swap(false, Ordering::AcqRel),
-                // A local MSR read is fine in NMI context.
-                super::backend::Backend::Hw => crate::sys::msr::read(nhmex::U_GLOBAL_STATUS_MSR)
-                    .is_ok_and(|st| st & U_STATUS_PMI != 0),
-            };
+        let raised = ctx.is_pmi_target(pkg, cpu) && ctx.backend.pmi_pending(nmi);
         if !raised {
             // The simulation's NMIs of another source (`noise=1`).
-            if ctx.take_noise(cpu) {
+            if ctx.backend.noise_nmi(nmi) {
                 ctx.stats.noise_nmis.fetch_add(1, Ordering::Relaxed);
                 return true;
             }
@@ -129,11 +117,13 @@ impl Core {
     /// within one wrap.
     pub(crate) fn handle_pmi(&self, irq: &IrqsOff, pkg: usize) {
         let ctx = &self.ctx;
+        // The work runs on the CPU that took the NMI, one of the package's.
+        let Some(on) = irq.on(pkg) else { return };
         let cpu = irq.cpu();
         ctx.pmi_arrived(pkg, cpu);
         let account = ctx.collector(pkg) == Some(cpu);
         let p = ctx.platform;
-        let w = overflow::walk(p, |a| ctx.rdmsr(pkg, a).unwrap_or(0));
+        let w = overflow::walk(p, |a| ctx.rdmsr(on, a).unwrap_or(0));
         if account {
             for h in w.hits() {
                 let Some(t) = p.types.get(h.ty as usize) else {
@@ -142,21 +132,21 @@ impl Core {
                 if let Some(x) = self.pmus.iter().find(|x| {
                     core::ptr::eq(x.ops().box_type(), t) && x.ops().index() == h.index as usize
                 }) {
-                    x.ops().pmi_update(pkg, h.counters, h.fixed);
+                    x.ops().pmi_update(on, h.counters, h.fixed);
                 }
             }
         }
         // Then clear what the walk found, boxes and U-box (pmi, cond and
         // the overflow summaries): the next overflow can signal again.
         for &(a, v) in w.clears() {
-            let _ = ctx.wrmsr(pkg, a, v);
+            let _ = ctx.wrmsr(on, a, v);
         }
         // Counting frozen by the PMI (frz_all) is enabled again.
         if ctx
-            .rdmsr(pkg, nhmex::U_GLOBAL_CTL_MSR)
+            .rdmsr(on, nhmex::U_GLOBAL_CTL_MSR)
             .is_ok_and(|v| v & program::u_global::EN_ALL == 0)
         {
-            let _ = ctx.write_global(pkg, |_| {});
+            let _ = ctx.write_global(on, |_| {});
         }
         ctx.stats.pmis_handled.fetch_add(1, Ordering::Relaxed);
     }

@@ -18,6 +18,7 @@
 //! box's [`EventSlots`] entry, which holds the event from its `add` to its
 //! `del`.
 
+use super::backend::At;
 use super::Ctx;
 use crate::hw::desc::{BoxCtl, BoxType, Space, Special};
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
@@ -25,13 +26,14 @@ use crate::hw::live;
 use crate::hw::pci::Role;
 use crate::hw::poll;
 use crate::hw::program::{self, CounterRegs, Ctr};
-use crate::hw::sched::{self, Want, MAX_EVENTS};
+use crate::hw::sched::Schedule;
 use crate::hw::shared::{Choice, Shared};
-use crate::sys::cpu::{CpuId, IrqsOff};
+use crate::sys::cpu::{CpuId, IrqsOff, OnPackage};
 use crate::sys::cpumask::CpuMask;
 use crate::sys::hrtimer::{Timer, TimerHandler};
 use crate::sys::perf::{
-    Adding, Config, Event, EventId, EventSlots, NewEvent, PmuOps, Registration, EF_START,
+    Adding, Capabilities, Config, Event, EventId, EventSlots, Flags, NewEvent, PmuOps, PmuOptions,
+    Registration, Scope, TaskContext,
 };
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use kernel::prelude::*;
@@ -145,34 +147,34 @@ impl BoxState {
 
     /// Reads counter `code`, lock-free.
     #[inline(always)]
-    fn read(&self, code: u8) -> Option<u64> {
+    fn read(&self, at: At<'_>, code: u8) -> Option<u64> {
         let c = Ctr::from_code(code);
         self.ctx
-            .read_counter(self.pkg, self.ty, self.index, c, self.regs.get(code))
+            .read_counter(at, self.ty, self.index, c, self.regs.get(code))
             .ok()
     }
 
     /// Observes slot `k` for `owner`: the increase since the last
     /// observation, if any.
     #[inline(always)]
-    fn observe(&self, k: usize, owner: usize) -> Option<u64> {
+    fn observe(&self, at: At<'_>, k: usize, owner: usize) -> Option<u64> {
         self.live
             .get(k)?
-            .observe(owner, |c| self.width(c), |c| self.read(c))
+            .observe(owner, |c| self.width(c), |c| self.read(at, c))
     }
 
     /// Accounts slot `k`'s progress to the event its entry holds (timer
     /// and PMI, on the collector, where `add` and `del` cannot interleave).
-    fn account(&self, k: usize) {
+    fn account(&self, at: At<'_>, k: usize) {
         let Some(s) = self.live.get(k) else { return };
-        if let Some(d) = self.observe(k, s.owner()) {
+        if let Some(d) = self.observe(at, k, s.owner()) {
             self.events.with(k, |ev| ev.add_count(d));
         }
     }
 
     /// Accounts the started slots on the counters in `counters` (bit per
     /// general counter; `fixed` for the fixed counter).
-    fn account_overflowed(&self, counters: u32, fixed: bool) {
+    fn account_overflowed(&self, at: At<'_>, counters: u32, fixed: bool) {
         for (k, s) in self.live.iter().enumerate() {
             if !s.prev.is_armed() {
                 continue;
@@ -183,13 +185,13 @@ impl BoxState {
                 Ctr::Free(_) => false,
             };
             if hit {
-                self.account(k);
+                self.account(at, k);
             }
         }
     }
 
     /// Programs and starts slot `k`.
-    fn start_one(&self, inner: &mut BoxInner, k: usize) {
+    fn start_one(&self, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
         if c.started {
             return;
@@ -212,7 +214,7 @@ impl BoxState {
                 c.held.as_ref(),
                 pmi,
             );
-            if self.ctx.exec(self.pkg, t, self.index, &ops).is_err() {
+            if self.ctx.exec(at, t, self.index, &ops).is_err() {
                 return;
             }
         }
@@ -220,16 +222,18 @@ impl BoxState {
         // here: every observation is a modular delta, so a PMI walk that
         // finds it only observes this event early (and clears it).
         let code = c.ctr.code();
-        let Some(now) = self.read(code) else { return };
+        let Some(now) = self.read(at, code) else {
+            return;
+        };
         self.live[k].start(code, now);
         c.started = true;
         c.resume = false;
         inner.cfg[k] = Some(c);
-        self.apply_run(inner);
+        self.apply_run(at, inner);
     }
 
     /// Stops slot `k`, adding its last counts to its event.
-    fn stop_one(&self, inner: &mut BoxInner, k: usize) {
+    fn stop_one(&self, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
         c.resume = false;
         inner.cfg[k] = Some(c);
@@ -242,20 +246,20 @@ impl BoxState {
             let ops = program::event_disable(self.ty, self.index, c.ctr, c.ctl, frozen);
             // A failed write leaves the counter running; its count is still
             // taken below, and the next start reprograms it.
-            let _ = self.ctx.exec(self.pkg, self.ty, self.index, &ops);
+            let _ = self.ctx.exec(at, self.ty, self.index, &ops);
         }
         let code = c.ctr.code();
-        let d = self.live[k].stop(self.width(code), || self.read(code));
+        let d = self.live[k].stop(self.width(code), || self.read(at, code));
         self.events.with(k, |ev| ev.add_count(d));
         c.started = false;
         inner.cfg[k] = Some(c);
-        self.apply_run(inner);
+        self.apply_run(at, inner);
     }
 
     /// Writes the box-level run/freeze state for the started counters,
     /// when the register must change ([`program::run_key`]); never while
     /// the package is parked.
-    fn apply_run(&self, inner: &mut BoxInner) {
+    fn apply_run(&self, at: At<'_>, inner: &mut BoxInner) {
         if self.ctx.is_parked(self.pkg) {
             return;
         }
@@ -268,12 +272,12 @@ impl BoxState {
         }
         // The NHM-EX/WSM-EX U-box's enable lives in the global control.
         let r = if self.ty.box_ctl == BoxCtl::UGlobal {
-            self.ctx
-                .write_global(self.pkg, |g| g.ubox_en = run && mask != 0)
+            at.on()
+                .and_then(|on| self.ctx.write_global(on, |g| g.ubox_en = run && mask != 0))
         } else {
             let g = self.ctx.global(self.pkg);
             let ops = program::box_run(self.ctx.platform, self.ty, self.index, run, mask, &g);
-            self.ctx.exec(self.pkg, self.ty, self.index, &ops)
+            self.ctx.exec(at, self.ty, self.index, &ops)
         };
         if r.is_ok() {
             inner.applied = Some(key);
@@ -285,13 +289,13 @@ impl TimerHandler for BoxState {
     fn fire(&self, irq: &IrqsOff) -> bool {
         // Register reads are the package's own: a timer that ended up on
         // another package (it never should) stops.
-        if irq.package() != self.pkg {
+        let Some(on) = irq.on(self.pkg) else {
             return false;
-        }
+        };
         let mut more = false;
         for k in 0..MAX_SLOTS {
             if self.live[k].prev.is_armed() {
-                self.account(k);
+                self.account(At::Cpu(on), k);
                 more = true;
             }
         }
@@ -369,7 +373,7 @@ impl UncorePmu {
     /// The PCI function of a PCI or MMIO box.
     fn role(&self) -> Option<Role> {
         matches!(self.ty.space, Space::Pci { .. } | Space::Mmio { .. }).then(|| Role::Box {
-            ty: self.ty.name,
+            ty: self.ty.kind,
             index: self.index as u8,
         })
     }
@@ -392,7 +396,7 @@ impl UncorePmu {
             } else if self.present(pkg) {
                 self.cpumask.set(cpu);
             } else {
-                self.ctx.stalls.at(super::sim::StallPoint::Cpumask);
+                self.ctx.backend.stall(super::sim::StallPoint::Cpumask);
                 self.cpumask.clear(cpu);
             }
         }
@@ -409,17 +413,17 @@ impl UncorePmu {
         inner.gone = true;
         for k in 0..MAX_SLOTS {
             let was = inner.cfg[k].is_some_and(|c| c.started);
-            b.stop_one(&mut inner, k);
+            b.stop_one(At::Any(pkg), &mut inner, k);
             if let Some(c) = inner.cfg[k].as_mut() {
                 c.resume = was;
             }
         }
     }
 
-    /// Accounts the overflowed counters of package `pkg`'s box (from a PMI).
-    pub(crate) fn pmi_update(&self, pkg: usize, counters: u32, fixed: bool) {
-        if let Some(b) = self.boxes.get(pkg) {
-            b.account_overflowed(counters, fixed);
+    /// Accounts the overflowed counters of package `on`'s box (from a PMI).
+    pub(crate) fn pmi_update(&self, on: OnPackage<'_>, counters: u32, fixed: bool) {
+        if let Some(b) = self.boxes.get(on.package()) {
+            b.account_overflowed(At::Cpu(on), counters, fixed);
         }
     }
 
@@ -453,31 +457,32 @@ impl UncorePmu {
     /// again after, with the events started while the device was gone, so
     /// that no observer sees the reset as a count. Returns whether some
     /// event counts on the box afterwards.
-    pub(crate) fn init_box(&self, pkg: usize) -> Result<bool> {
+    pub(crate) fn init_box(&self, at: At<'_>) -> Result<bool> {
+        let pkg = at.package();
         let Some(b) = self.boxes.get(pkg) else {
             let ops = program::box_init(self.ty, self.index);
-            self.ctx.exec(pkg, self.ty, self.index, &ops)?;
+            self.ctx.exec(at, self.ty, self.index, &ops)?;
             return Ok(false);
         };
         let mut inner = b.inner.lock();
         for k in 0..MAX_SLOTS {
             let was = inner.cfg[k].is_some_and(|c| c.started || c.resume);
-            b.stop_one(&mut inner, k);
+            b.stop_one(at, &mut inner, k);
             if let Some(c) = inner.cfg[k].as_mut() {
                 c.resume = was;
             }
         }
         let ops = program::box_init(self.ty, self.index);
-        let r = self.ctx.exec(pkg, self.ty, self.index, &ops);
+        let r = self.ctx.exec(at, self.ty, self.index, &ops);
         inner.applied = program::run_key_after_init(self.ty);
         if r.is_ok() {
             inner.gone = false;
             for k in 0..MAX_SLOTS {
                 if inner.cfg[k].is_some_and(|c| c.resume) {
-                    b.start_one(&mut inner, k);
+                    b.start_one(at, &mut inner, k);
                 }
             }
-            b.apply_run(&mut inner);
+            b.apply_run(at, &mut inner);
         }
         r.map(|()| inner.any_started())
     }
@@ -500,20 +505,23 @@ impl UncorePmu {
 
     /// Freezes the box of package `pkg` (on a CPU of that package), as the
     /// package is parked.
-    pub(crate) fn park_box(&self, pkg: usize) {
+    pub(crate) fn park_box(&self, on: OnPackage<'_>) {
+        let pkg = on.package();
         let Some(b) = self.boxes.get(pkg) else { return };
         let mut inner = b.inner.lock();
         let g = self.ctx.global(pkg);
         let ops = program::box_run(self.ctx.platform, self.ty, self.index, false, 0, &g);
         if self.ty.box_ctl != BoxCtl::UGlobal {
-            let _ = self.ctx.exec(pkg, self.ty, self.index, &ops);
+            let _ = self.ctx.exec(At::Cpu(on), self.ty, self.index, &ops);
         }
         inner.applied = None;
     }
 
-    /// The box of the package of the CPU this runs on.
-    fn current_box(&self, irq: &IrqsOff) -> Option<&Arc<BoxState>> {
-        self.boxes.get(irq.package())
+    /// The box of the package of the CPU this runs on, and the proof that
+    /// its registers are reached from here.
+    fn current_box<'a>(&self, irq: &'a IrqsOff) -> Option<(&Arc<BoxState>, At<'a>)> {
+        let on = irq.on_package();
+        Some((self.boxes.get(on.package())?, At::Cpu(on)))
     }
 
     fn attr(c: Config) -> Attr {
@@ -538,11 +546,7 @@ impl UncorePmu {
     /// together: its slots, its shared registers and its counters.
     fn validate_group(&self, ev: &NewEvent, enc: Encoded) -> Result {
         let mut shared = Shared::default();
-        let mut wants = [Want {
-            counters: 0,
-            current: None,
-        }; MAX_EVENTS];
-        let mut n = 0;
+        let mut schedule = Schedule::new();
         let mut slots = 0;
         let mut add = |e: Encoded| -> core::result::Result<(), &'static str> {
             slots += 1;
@@ -552,18 +556,11 @@ impl UncorePmu {
             if shared.take(&e.shared).is_none() {
                 return Err("the group's filters conflict");
             }
-            if matches!(e.kind, Kind::FreeRunning(_)) {
-                return Ok(());
+            if matches!(e.kind, Kind::FreeRunning(_)) || schedule.push(slots, e.counters, None) {
+                Ok(())
+            } else {
+                Err("the group does not fit the counters")
             }
-            if n >= MAX_EVENTS {
-                return Err("the group does not fit the counters");
-            }
-            wants[n] = Want {
-                counters: e.counters,
-                current: None,
-            };
-            n += 1;
-            Ok(())
         };
         let mut why = None;
         ev.for_each_group_member(|m| {
@@ -577,8 +574,7 @@ impl UncorePmu {
         })
         .map_err(|_| self.refuse(format_args!("{}", why.unwrap_or("invalid group"))))?;
         add(enc).map_err(|w| self.refuse(format_args!("{}", w)))?;
-        let mut out = [0u8; MAX_EVENTS];
-        if !sched::assign(&wants[..n], &mut out) {
+        if schedule.solve().is_none() {
             return Err(self.refuse(format_args!("the group does not fit the counters")));
         }
         Ok(())
@@ -595,6 +591,15 @@ pub(crate) struct EventBox {
 
 #[vtable]
 impl PmuOps for UncorePmu {
+    // System-wide counting only, no exclusions: perf refuses sampling,
+    // per-task and exclude_* events before `event_init` (which says why
+    // too). The PMU picks its collecting CPUs itself.
+    const OPTIONS: PmuOptions = PmuOptions {
+        capabilities: Capabilities::NO_EXCLUDE,
+        task_context: TaskContext::None,
+        scope: Scope::None,
+    };
+
     type EventData = EventBox;
 
     fn event_init(&self, ev: &mut NewEvent) -> Result<EventBox> {
@@ -642,6 +647,8 @@ impl PmuOps for UncorePmu {
         }
         self.validate_group(ev, enc)?;
         ev.set_cpu(collector);
+        // `read` works from any CPU of the package.
+        ev.set_readable_in_package();
         Ok(EventBox { pkg })
     }
 
@@ -650,9 +657,9 @@ impl PmuOps for UncorePmu {
         irq: &IrqsOff,
         ev: &Event<EventBox>,
         entry: Adding<'_, EventBox>,
-        flags: u32,
+        flags: Flags,
     ) -> Result {
-        let b = self.current_box(irq).ok_or(EINVAL)?;
+        let (b, at) = self.current_box(irq).ok_or(EINVAL)?;
         let enc = encode(self.ty, self.index, Self::attr(ev.config())).map_err(|_| EINVAL)?;
         let mut inner = b.inner.lock();
         let free = (0..MAX_SLOTS)
@@ -662,48 +669,11 @@ impl PmuOps for UncorePmu {
         EventSlots::set(&b.events, free, entry)?;
         let choice = inner.shared.take(&enc.shared).ok_or(EBUSY)?;
         // Place every counter-using event, the new one last.
-        let mut wants = [Want {
-            counters: 0,
-            current: None,
-        }; MAX_EVENTS];
-        let mut who = [usize::MAX; MAX_EVENTS];
-        let mut n = 0;
-        for (k, c) in inner.cfg.iter().enumerate() {
-            if let Some(c) = c {
-                let current = match c.ctr {
-                    Ctr::General(j) => j,
-                    Ctr::Fixed => self.ty.fixed_index(),
-                    Ctr::Free(_) => continue,
-                };
-                if n < MAX_EVENTS {
-                    wants[n] = Want {
-                        counters: c.counters,
-                        current: Some(current),
-                    };
-                    who[n] = k;
-                    n += 1;
-                }
-            }
-        }
-        let new_ctr = if let Kind::FreeRunning(j) = enc.kind {
-            Some(Ctr::Free(j))
-        } else if n < MAX_EVENTS {
-            wants[n] = Want {
-                counters: enc.counters,
-                current: None,
-            };
-            who[n] = free;
-            n += 1;
-            None
-        } else {
-            inner.shared.release(&enc.shared, choice);
-            return Err(EBUSY);
+        let code_of = |c: Ctr| match c {
+            Ctr::General(j) => Some(j),
+            Ctr::Fixed => Some(self.ty.fixed_index()),
+            Ctr::Free(_) => None,
         };
-        let mut out = [0u8; MAX_EVENTS];
-        if new_ctr.is_none() && !sched::assign(&wants[..n], &mut out) {
-            inner.shared.release(&enc.shared, choice);
-            return Err(EBUSY);
-        }
         let to_ctr = |c: u8| {
             if c == self.ty.fixed_index() {
                 Ctr::Fixed
@@ -711,26 +681,46 @@ impl PmuOps for UncorePmu {
                 Ctr::General(c)
             }
         };
+        let mut schedule = Schedule::new();
+        for (k, c) in inner.cfg.iter().enumerate() {
+            if let Some((c, current)) = c.and_then(|c| Some((c, code_of(c.ctr)?))) {
+                // Placed before, so there is room.
+                schedule.push(k, c.counters, Some(current));
+            }
+        }
+        let (ctr, placed) = match enc.kind {
+            Kind::FreeRunning(j) => (Ctr::Free(j), None),
+            _ => match schedule
+                .push(free, enc.counters, None)
+                .then(|| schedule.solve())
+                .flatten()
+                .and_then(|p| Some((to_ctr(p.counter_of(free)?), p)))
+            {
+                Some((c, p)) => (c, Some(p)),
+                None => {
+                    inner.shared.release(&enc.shared, choice);
+                    return Err(EBUSY);
+                }
+            },
+        };
         // Move running events whose counter changed.
         let mut restart = [false; MAX_SLOTS];
-        if new_ctr.is_none() {
-            for i in 0..n - 1 {
-                let k = who[i];
-                let Some(c) = inner.cfg[k] else { continue };
-                let to = to_ctr(out[i]);
-                if c.ctr != to {
-                    // (An event started while the box is gone counts once
-                    // it is back: it is started again as if counting.)
-                    restart[k] = c.started || c.resume;
-                    b.stop_one(&mut inner, k);
-                    if let Some(mut c) = inner.cfg[k] {
-                        c.ctr = to;
-                        inner.cfg[k] = Some(c);
-                    }
+        for (k, code) in placed.iter().flat_map(|p| p.iter()) {
+            let Some(c) = inner.cfg.get(k).copied().flatten() else {
+                continue;
+            };
+            let to = to_ctr(code);
+            if k != free && c.ctr != to {
+                // (An event started while the box is gone counts once it
+                // is back: it is started again as if counting.)
+                restart[k] = c.started || c.resume;
+                b.stop_one(at, &mut inner, k);
+                if let Some(mut c) = inner.cfg[k] {
+                    c.ctr = to;
+                    inner.cfg[k] = Some(c);
                 }
             }
         }
-        let ctr = new_ctr.unwrap_or_else(|| to_ctr(out[n - 1]));
         let held = (!enc.shared.is_none()).then(|| enc.shared.choices()[choice as usize]);
         inner.cfg[free] = Some(Cfg {
             ev: ev.id(),
@@ -744,12 +734,12 @@ impl PmuOps for UncorePmu {
         b.live[free].claim(ev.id().as_usize());
         for (k, r) in restart.iter().enumerate() {
             if *r {
-                b.start_one(&mut inner, k);
+                b.start_one(at, &mut inner, k);
             }
         }
-        if flags & EF_START != 0 {
+        if flags.start() {
             let first = !inner.any_started();
-            b.start_one(&mut inner, free);
+            b.start_one(at, &mut inner, free);
             drop(inner);
             if first {
                 self.timers[b.pkg].start(self.interval_ns);
@@ -758,8 +748,8 @@ impl PmuOps for UncorePmu {
         Ok(())
     }
 
-    fn del(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: u32) {
-        let Some(b) = self.current_box(irq) else {
+    fn del(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
+        let Some((b, at)) = self.current_box(irq) else {
             return;
         };
         let Some(k) = ev.index() else { return };
@@ -771,7 +761,7 @@ impl PmuOps for UncorePmu {
         {
             return;
         }
-        b.stop_one(&mut inner, k);
+        b.stop_one(at, &mut inner, k);
         if let Some(c) = inner.cfg[k].take() {
             if let Some(h) = c.held {
                 inner.shared.release_choice(&h);
@@ -781,8 +771,8 @@ impl PmuOps for UncorePmu {
         // The trampoline empties the event's entry after this returns.
     }
 
-    fn start(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: u32) {
-        let Some(b) = self.current_box(irq) else {
+    fn start(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
+        let Some((b, at)) = self.current_box(irq) else {
             return;
         };
         let Some(k) = ev.index() else { return };
@@ -795,17 +785,17 @@ impl PmuOps for UncorePmu {
             return;
         }
         let first = !inner.any_started();
-        b.start_one(&mut inner, k);
+        b.start_one(at, &mut inner, k);
         drop(inner);
         if first {
             self.timers[b.pkg].start(self.interval_ns);
         }
     }
 
-    fn stop(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: u32) {
+    fn stop(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
         // The count is always taken, `PERF_EF_UPDATE` or not: nothing that
         // was counted is dropped.
-        let Some(b) = self.current_box(irq) else {
+        let Some((b, at)) = self.current_box(irq) else {
             return;
         };
         let Some(k) = ev.index() else { return };
@@ -815,39 +805,43 @@ impl PmuOps for UncorePmu {
             .get(k)
             .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()))
         {
-            b.stop_one(&mut inner, k);
+            b.stop_one(at, &mut inner, k);
         }
         // The timer stops by itself when it finds nothing started.
     }
 
-    fn read(&self, ev: &Event<EventBox>) {
+    fn read(&self, irq: &IrqsOff, ev: &Event<EventBox>) {
         // Lock-free: perf may call this in NMI context, on any CPU of the
-        // event's package (the package event_init recorded).
-        let Some(b) = self.boxes.get(ev.data().pkg) else {
+        // event's package (the package event_init recorded). From another
+        // package (perf never does) only a configuration-space or MMIO
+        // counter could be read; an MSR read is refused.
+        let pkg = ev.data().pkg;
+        let Some(b) = self.boxes.get(pkg) else {
             return;
         };
+        let at = irq.on(pkg).map_or(At::Any(pkg), At::Cpu);
         let Some(k) = ev.index() else { return };
-        if let Some(d) = b.observe(k, ev.id().as_usize()) {
+        if let Some(d) = b.observe(at, k, ev.id().as_usize()) {
             ev.add_count(d);
         }
     }
 
     fn enable(&self, irq: &IrqsOff) {
-        let Some(b) = self.current_box(irq) else {
+        let Some((b, at)) = self.current_box(irq) else {
             return;
         };
         let mut inner = b.inner.lock();
         inner.disabled = false;
-        b.apply_run(&mut inner);
+        b.apply_run(at, &mut inner);
     }
 
     fn disable(&self, irq: &IrqsOff) {
-        let Some(b) = self.current_box(irq) else {
+        let Some((b, at)) = self.current_box(irq) else {
             return;
         };
         let mut inner = b.inner.lock();
         inner.disabled = true;
-        b.apply_run(&mut inner);
+        b.apply_run(at, &mut inner);
     }
 
     fn cpumask(&self) -> &CpuMask {

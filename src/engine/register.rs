@@ -3,14 +3,14 @@
 //! Which PMUs a platform gets, their names, and their registration with
 //! their `format/` and `events/` files.
 
-use super::backend::Backend;
+use super::backend::At;
 use super::pmu::UncorePmu;
 use super::{is_msr, is_pci, Ctx, Pmu};
-use crate::hw::desc::{BoxType, PlatformId};
+use crate::hw::desc::{BoxKind, BoxType, PlatformId};
 use crate::hw::pci::Role;
 use crate::hw::platforms::skl;
 use crate::sys::cpu;
-use crate::sys::perf::{self, Attr, Registration};
+use crate::sys::perf::{Attr, Registration};
 use kernel::prelude::*;
 use kernel::str::CString;
 use kernel::sync::Arc;
@@ -28,17 +28,18 @@ pub(super) fn box_counts(ctx: &Ctx) -> Result<KVec<usize>> {
 /// The number of boxes of `t` the driver exposes.
 fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
     let n = t.num_boxes as usize;
-    match (ctx.platform.id, t.name) {
+    match (ctx.platform.id, t.kind) {
         // Skylake: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060
         // §2.4.1). When it gives nothing usable (0, or a read that faults,
         // as under some hypervisors and firmware), one C-box per core, as
         // the Linux driver assumes; at most what the MSR layout holds.
-        (PlatformId::Skylake, "cbox") => {
-            let reported = ctx
-                .rdmsr(0, skl::CBO_CONFIG_MSR)
-                .ok()
-                .map(|v| (v & 0xf) as usize)
-                .filter(|&v| v >= 2);
+        (PlatformId::Skylake, BoxKind::Cbox) => {
+            // Every package has the same count: this CPU's is read.
+            let reported =
+                cpu::without_irqs(|irq| ctx.rdmsr(irq.on_package(), skl::CBO_CONFIG_MSR))
+                    .ok()
+                    .map(|v| (v & 0xf) as usize)
+                    .filter(|&v| v >= 2);
             match reported {
                 Some(v) => (v - 1).min(n),
                 None => {
@@ -52,9 +53,10 @@ fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
             }
         }
         // One C-box per core on the EP and EX parts.
-        (_, "cbox") if matches!(ctx.backend, Backend::Hw) => {
-            n.min(cpu::cores_per_package() as usize)
-        }
+        (_, BoxKind::Cbox) => ctx
+            .backend
+            .cores_per_package()
+            .map_or(n, |c| n.min(c as usize)),
         _ => n,
     }
 }
@@ -63,10 +65,18 @@ fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
 /// single box, `uncore_<type>_<i>` otherwise.
 fn pmu_name(t: &BoxType, i: usize, count: usize) -> Result<CString> {
     if count == 1 && !t.always_indexed {
-        CString::try_from_fmt(format_args!("uncore_{}", t.name))
+        CString::try_from_fmt(format_args!("uncore_{}", t.name()))
     } else {
-        CString::try_from_fmt(format_args!("uncore_{}_{}", t.name, i))
+        CString::try_from_fmt(format_args!("uncore_{}_{}", t.name(), i))
     }
+}
+
+/// Whether a PMU named `name` exists (e.g. the kernel's own C uncore
+/// driver's), by its directory in sysfs.
+fn name_taken(name: &CStr) -> Result<bool> {
+    let name = name.to_str().map_err(|_| EINVAL)?;
+    let path = CString::try_from_fmt(format_args!("/sys/bus/event_source/devices/{}", name))?;
+    Ok(crate::sys::fs::exists(&path))
 }
 
 /// Refuses to load, with nothing registered, when a PMU name is taken.
@@ -74,7 +84,7 @@ pub(super) fn check_names_free(ctx: &Ctx, counts: &[usize]) -> Result {
     for (t, &count) in ctx.platform.types.iter().zip(counts) {
         for i in 0..count {
             let name = pmu_name(t, i, count)?;
-            if perf::name_taken(&name)? {
+            if name_taken(&name)? {
                 pr_err!(
                     "PMU {} exists already, normally intel_uncore's: rmmod intel_uncore, or if it is built in, boot with initcall_blacklist=intel_uncore_init\n",
                     &*name
@@ -120,7 +130,7 @@ pub(super) fn pci_pmus(
         }
         for i in 0..count {
             let role = Role::Box {
-                ty: t.name,
+                ty: t.kind,
                 index: i as u8,
             };
             if !(0..ctx.packages).any(|pkg| ctx.registry.present(pkg, role)) {
@@ -129,7 +139,7 @@ pub(super) fn pci_pmus(
             let name = pmu_name(t, i, count)?;
             let up = UncorePmu::new(ctx, t, i, &name)?;
             for pkg in (0..ctx.packages).filter(|&pkg| ctx.registry.present(pkg, role)) {
-                up.init_box(pkg).inspect_err(|e| {
+                up.init_box(At::Any(pkg)).inspect_err(|e| {
                     pr_warn!("{}: box init on package {} failed: {:?}\n", &*name, pkg, e)
                 })?;
             }

@@ -13,12 +13,12 @@
 //! either lock would spin forever on the CPU that holds it. Each round
 //! checks the value read against the occurrences injected so far.
 
-use super::backend::Backend;
 use super::pmu::with_box_locked;
-use super::Core;
+use super::sim::SimDebug;
 use crate::hw::model::Occurrence;
 use crate::sys::cpu::{self, CpuId, InNmi};
-use crate::sys::perf::{Config, KernelCounter};
+use crate::sys::kernel_counter::KernelCounter;
+use crate::sys::perf::Config;
 use crate::sys::rcu;
 use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use kernel::prelude::*;
@@ -79,7 +79,7 @@ pub(crate) struct Outcome {
     pub(crate) want: u64,
 }
 
-impl Core {
+impl SimDebug {
     /// Runs the NMI read self-test on PMU `pmu`'s box of package `pkg`:
     /// `rounds` rounds of injecting `occ` and reading the event `config`
     /// from NMI context. Process context.
@@ -91,9 +91,7 @@ impl Core {
         occ: &Occurrence,
         rounds: u32,
     ) -> Result<Outcome> {
-        let Backend::Sim(sim) = &self.ctx.backend else {
-            return Err(ENODEV);
-        };
+        let sim = &self.sim;
         let cpu = self.ctx.collector(pkg).ok_or(ENODEV)?;
         let counter = KernelCounter::new(
             pmu.pmu_type(),
@@ -114,14 +112,14 @@ impl Core {
             },
             GFP_KERNEL,
         )?;
-        drop(self.selftest.replace(Some(test)));
+        drop(sim.selftest.replace(Some(test)));
         let mut out = Outcome::default();
         let t = pmu.ops().box_type();
         let index = pmu.ops().index() as u8;
         let r = (|| -> Result {
             for _ in 0..rounds {
                 let before = out.want;
-                let n = sim.change(pkg, |m| m.inject(pkg, t.name, index, occ));
+                let n = sim.change(pkg, |m| m.inject(pkg, t.kind, index, occ));
                 if n.map_err(super::sim::model_errno)? > 0 {
                     let step = occ.cycles.saturating_mul(u64::from(occ.inc.max(1)));
                     out.want = out.want.checked_add(step).ok_or(ERANGE)?;
@@ -131,7 +129,7 @@ impl Core {
                 let came = AtomicBool::new(false);
                 cpu::run_on(cpu, &|_| {
                     let g = rcu::read_lock();
-                    let Some(test) = self.selftest.get(&g) else {
+                    let Some(test) = sim.selftest.get(&g) else {
                         return;
                     };
                     // The collector is busy: it holds the box's lock and
@@ -178,7 +176,7 @@ impl Core {
             Ok(())
         })();
         // Waits for the NMI handler, then releases the counter.
-        drop(self.selftest.replace(None));
+        drop(sim.selftest.replace(None));
         r.map(|()| out)
     }
 }

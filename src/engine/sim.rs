@@ -49,8 +49,10 @@
 //!   finding a collector whose box is gone and clearing its bit. `unplug`:
 //!   between retiring a box and unbinding its function. `stats` counts
 //!   the pauses begun (`stalls_taken`).
-use super::backend::{Backend, ACCESS_NAMES};
-use super::Core;
+use super::backend::{Sim, ACCESS_NAMES};
+use super::simclock::{Clock, SimClock};
+use super::{Core, Ctx};
+use crate::hw::desc::BoxKind;
 use crate::hw::model::input::{self, InputError, Line};
 use crate::hw::model::ModelError;
 use crate::hw::terms::parse_number;
@@ -140,17 +142,39 @@ fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
     }
 }
 
+/// What the simulation's files act on: the driver, the simulation, and
+/// the simulated clock.
+pub(crate) struct SimDebug {
+    pub(super) core: Arc<Core>,
+    pub(super) ctx: Arc<Ctx>,
+    pub(super) sim: Arc<Sim>,
+    clock: Clock,
+}
+
 /// The debugfs directory of the simulation.
 pub(crate) struct SimFiles {
-    _dir: Pin<KBox<Dir<Core>>>,
+    _dir: Pin<KBox<Dir<SimDebug>>>,
 }
 
 impl SimFiles {
-    /// Creates `/sys/kernel/debug/rust_uncore/` and its files.
-    pub(crate) fn new(module: &'static ThisModule, core: Arc<Core>) -> Result<Self> {
+    /// Creates `/sys/kernel/debug/rust_uncore/` and its files, for the
+    /// driver `core` over the simulation `sim`.
+    pub(crate) fn new(module: &'static ThisModule, core: Arc<Core>, sim: Arc<Sim>) -> Result<Self> {
+        let ctx = core.ctx.clone();
+        let clock = SimClock::new(ctx.clone(), sim.clone())?;
+        let timer = KBox::pin_init(crate::sys::hrtimer::Timer::new(clock.clone()), GFP_KERNEL)?;
+        let debug = Arc::new(
+            SimDebug {
+                core,
+                ctx,
+                sim,
+                clock: (clock, timer),
+            },
+            GFP_KERNEL,
+        )?;
         Ok(SimFiles {
             _dir: KBox::pin_init(
-                Dir::new(module, c_str!("rust_uncore"), &FILES, core),
+                Dir::new(module, c_str!("rust_uncore"), &FILES, debug),
                 GFP_KERNEL,
             )?,
         })
@@ -192,10 +216,11 @@ fn parse_target(line: &str) -> Result<(&str, usize)> {
     input::parse_target(line).map_err(errno)
 }
 
-impl Core {
+impl SimDebug {
     /// The PMU named `name`.
     fn pmu(&self, name: &str) -> Result<&super::Pmu> {
-        self.pmus
+        self.core
+            .pmus
             .iter()
             .find(|p| p.ops().name().to_str() == Ok(name))
             .ok_or(ENOENT)
@@ -206,9 +231,7 @@ impl Core {
     }
 
     fn inject_parsed(&self, l: Line<'_>) -> Result {
-        let Backend::Sim(sim) = &self.ctx.backend else {
-            return Err(ENODEV);
-        };
+        let sim = &self.sim;
         let names = l.pmus.ok_or(EINVAL)?;
         let socket = l.socket;
         if !l.have_event || socket >= self.ctx.packages {
@@ -238,9 +261,9 @@ impl Core {
                 let t = p.ops().box_type();
                 let index = p.ops().index() as u8;
                 if l.programmed {
-                    m.inject_programmed(socket, t.name, index, amount)
+                    m.inject_programmed(socket, t.kind, index, amount)
                 } else {
-                    m.inject(socket, t.name, index, &l.occ)
+                    m.inject(socket, t.kind, index, &l.occ)
                 }
                 .map_err(model_errno)?;
             }
@@ -265,12 +288,9 @@ impl Core {
     /// is sent.
     fn deliver_pmis(&self, socket: usize, cores: u64, noise: bool) {
         for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
-            if let (Some(cpu), Some(st)) = (
-                super::Ctx::cpu_of_core(socket, rank),
-                self.ctx.pmi.get(socket),
-            ) {
+            if let Some(cpu) = super::Ctx::cpu_of_core(socket, rank) {
                 let before = self.ctx.stats.pmis_handled.load(Ordering::Acquire);
-                st.raised.store(true, Ordering::Release);
+                self.sim.raise(socket);
                 if noise {
                     self.send_noise(socket, cpu);
                 }
@@ -295,7 +315,7 @@ impl Core {
         let others = crate::sys::cpu::CpuId::all()
             .filter(|c| c.is_online() && c.package() == socket && c.core_id() != target.core_id());
         for c in others {
-            let Some(flag) = self.ctx.noise.get(c.as_u32() as usize) else {
+            let Some(flag) = self.sim.noise_flag(c) else {
                 continue;
             };
             flag.store(true, Ordering::Release);
@@ -324,7 +344,7 @@ impl Core {
             return Err(EINVAL);
         }
         Ok(crate::hw::pci::Role::Box {
-            ty: t.name,
+            ty: t.kind,
             index: p.ops().index() as u8,
         })
     }
@@ -332,25 +352,30 @@ impl Core {
     fn unplug_line(&self, line: &str) -> Result {
         let (name, socket) = parse_target(line)?;
         let role = self.pci_role(name)?;
-        self.unplug(socket, role)
+        self.core.unplug(socket, role)
     }
 
     fn plug_line(&self, line: &str) -> Result {
         let (name, socket) = parse_target(line)?;
         let role = self.pci_role(name)?;
-        super::pcibox::plug_sim(&self.ctx, socket, role)?;
-        self.plugged(socket, role);
+        super::pcibox::plug_sim(&self.ctx, &self.sim, socket, role)?;
+        self.core.plugged(socket, role);
         Ok(())
     }
 
     fn workload_line(&self, line: &str) -> Result {
         let (what, n) = line.split_once(' ').ok_or(EINVAL)?;
         let (ty, amount) = match what {
-            "memcpy" => ("imc", num(n.trim())? / 64),
-            "llc" => ("cbox", num(n.trim())?),
+            "memcpy" => (BoxKind::Imc, num(n.trim())? / 64),
+            "llc" => (BoxKind::Cbox, num(n.trim())?),
             _ => return Err(EINVAL),
         };
-        for p in self.pmus.iter().filter(|p| p.ops().box_type().name == ty) {
+        for p in self
+            .core
+            .pmus
+            .iter()
+            .filter(|p| p.ops().box_type().kind == ty)
+        {
             let name = p.ops().name().to_str().map_err(|_| EINVAL)?;
             let mut l = parse_line("")?;
             l.pmus = Some(name);
@@ -378,6 +403,7 @@ impl Core {
         // One self-test at a time: the test's slot has one writer.
         use core::sync::atomic::Ordering::{AcqRel, Acquire, Release};
         if self
+            .sim
             .selftest_busy
             .compare_exchange(false, true, AcqRel, Acquire)
             .is_err()
@@ -385,7 +411,7 @@ impl Core {
             return Err(EBUSY);
         }
         let o = self.nmi_read_test(p, l.socket, config, &l.occ, l.rounds);
-        self.selftest_busy.store(false, Release);
+        self.sim.selftest_busy.store(false, Release);
         let o = o?;
         use core::sync::atomic::Ordering::Relaxed;
         let s = &self.ctx.stats;
@@ -422,10 +448,7 @@ impl Core {
     }
 
     fn dump_regs(&self, out: &mut Writer<'_>) -> Result {
-        let Backend::Sim(model) = &self.ctx.backend else {
-            return Err(ENODEV);
-        };
-        let m = model.lock();
+        let m = self.sim.lock();
         let desc = m.desc();
         for s in 0..m.n_sockets {
             let Ok(sock) = m.socket(s) else { continue };
@@ -439,7 +462,7 @@ impl Core {
                 let name = desc
                     .types
                     .get(b.ty as usize)
-                    .map_or("qpi_filter", |t| t.name);
+                    .map_or("qpi_filter", |t| t.name());
                 write!(
                     out,
                     "socket {} {}_{} box_ctl {:#x} status {:#x}",
@@ -460,7 +483,7 @@ impl Core {
     }
 }
 
-impl DebugfsOps for Core {
+impl DebugfsOps for SimDebug {
     fn read(&self, file: u32, out: &mut Writer<'_>) -> Result {
         match file {
             REGS => self.dump_regs(out),
@@ -468,7 +491,13 @@ impl DebugfsOps for Core {
                 use core::sync::atomic::Ordering::Relaxed;
                 let s = &self.ctx.stats;
                 let unpolled = (0..self.ctx.packages)
-                    .map(|pkg| self.pmus.iter().filter(|p| p.ops().unpolled(pkg)).count())
+                    .map(|pkg| {
+                        self.core
+                            .pmus
+                            .iter()
+                            .filter(|p| p.ops().unpolled(pkg))
+                            .count()
+                    })
                     .sum::<usize>();
                 writeln!(
                     out,
@@ -487,13 +516,11 @@ impl DebugfsOps for Core {
                     s.selftest_then_exact.load(Relaxed),
                     unpolled,
                     s.noise_nmis.load(Relaxed),
-                    self.ctx.stalls.taken.load(Relaxed)
+                    self.sim.stalls.taken.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
-                if let Backend::Sim(sim) = &self.ctx.backend {
-                    for (name, n) in ACCESS_NAMES.iter().zip(sim.accesses()) {
-                        writeln!(out, "access_{} {}", name, n).map_err(|_| ENOSPC)?;
-                    }
+                for (name, n) in ACCESS_NAMES.iter().zip(self.sim.accesses()) {
+                    writeln!(out, "access_{} {}", name, n).map_err(|_| ENOSPC)?;
                 }
                 Ok(())
             }
@@ -528,12 +555,10 @@ impl DebugfsOps for Core {
                 Ok(())
             }
             CLOCK => {
-                let Some((clock, timer)) = &self.clock else {
-                    return Err(ENODEV);
-                };
+                let (clock, timer) = &self.clock;
                 match input.trim() {
-                    "1" => self.ctx.set_clock(timer, clock, true),
-                    "0" => self.ctx.set_clock(timer, clock, false),
+                    "1" => clock.set(timer, true),
+                    "0" => clock.set(timer, false),
                     _ => return Err(EINVAL),
                 }
                 Ok(())
@@ -541,7 +566,7 @@ impl DebugfsOps for Core {
             WORKLOAD => self.workload_line(input.trim()),
             STALL => {
                 let (point, ms) = parse_stall(input.trim())?;
-                self.ctx.stalls.arm(point, ms);
+                self.sim.stalls.arm(point, ms);
                 Ok(())
             }
             _ => Err(EINVAL),

@@ -9,7 +9,7 @@
 //! A hard-interrupt timer on the CPU that starts the clock adds the time
 //! since its last run, every 10 ms.
 
-use super::backend::Backend;
+use super::backend::Sim;
 use super::Ctx;
 use crate::hw::desc::PlatformId;
 use crate::hw::model::Occurrence;
@@ -41,6 +41,7 @@ pub(crate) type Clock = (Arc<SimClock>, Pin<KBox<Timer<SimClock>>>);
 /// The clock's state.
 pub(crate) struct SimClock {
     ctx: Arc<Ctx>,
+    sim: Arc<Sim>,
     on: AtomicBool,
     last_ns: AtomicU64,
     /// Nanoseconds not yet turned into ticks (below one tick).
@@ -48,11 +49,12 @@ pub(crate) struct SimClock {
 }
 
 impl SimClock {
-    /// A stopped clock of `ctx`'s simulated platform.
-    pub(crate) fn new(ctx: Arc<Ctx>) -> Result<Arc<Self>> {
+    /// A stopped clock of `ctx`'s simulated platform, `sim`.
+    pub(crate) fn new(ctx: Arc<Ctx>, sim: Arc<Sim>) -> Result<Arc<Self>> {
         Ok(Arc::new(
             SimClock {
                 ctx,
+                sim,
                 on: AtomicBool::new(false),
                 last_ns: AtomicU64::new(0),
                 carry: AtomicU64::new(0),
@@ -67,9 +69,7 @@ impl TimerHandler for SimClock {
         if !self.on.load(Ordering::Acquire) {
             return false;
         }
-        let Backend::Sim(sim) = &self.ctx.backend else {
-            return false;
-        };
+        let sim = &self.sim;
         let now = cpu::now_ns();
         let last = self.last_ns.swap(now, Ordering::AcqRel);
         let mhz = nominal_mhz(self.ctx.platform.id);
@@ -88,7 +88,7 @@ impl TimerHandler for SimClock {
             sim.change(s, |m| {
                 for t in self.ctx.platform.types.iter().filter(|t| t.fixed.is_some()) {
                     for i in 0..t.num_boxes {
-                        let _ = m.inject(s, t.name, i, &occ);
+                        let _ = m.inject(s, t.kind, i, &occ);
                     }
                 }
             });
@@ -97,15 +97,15 @@ impl TimerHandler for SimClock {
     }
 }
 
-impl Ctx {
-    /// Starts (on this CPU) or stops the simulation's clock.
-    pub(crate) fn set_clock(&self, timer: &Timer<SimClock>, clock: &SimClock, on: bool) {
+impl SimClock {
+    /// Starts (on this CPU) or stops the clock, whose timer is `timer`.
+    pub(crate) fn set(&self, timer: &Timer<SimClock>, on: bool) {
         if on {
-            clock.last_ns.store(cpu::now_ns(), Ordering::Release);
-            clock.on.store(true, Ordering::Release);
+            self.last_ns.store(cpu::now_ns(), Ordering::Release);
+            self.on.store(true, Ordering::Release);
             timer.start(PERIOD_NS);
         } else {
-            clock.on.store(false, Ordering::Release);
+            self.on.store(false, Ordering::Release);
             timer.cancel();
         }
     }

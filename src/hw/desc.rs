@@ -342,11 +342,80 @@ pub struct Rate {
     pub max_inc: u32,
 }
 
+/// What a box is: the uncore unit it monitors, by the manuals' names.
+/// The driver and the model tell boxes apart by this, never by a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoxKind {
+    /// C-box: a slice of the last-level cache (CBo).
+    Cbox,
+    /// Home agent.
+    Ha,
+    /// Integrated memory controller channel.
+    Imc,
+    /// QPI link layer.
+    Qpi,
+    /// Power control unit.
+    Pcu,
+    /// Ring to PCIe.
+    R2pcie,
+    /// Ring to QPI.
+    R3qpi,
+    /// U-box (system configuration controller).
+    Ubox,
+    /// IIO ring port (IVB-EP IRP).
+    Irp,
+    /// Nehalem-EX/Westmere-EX S-box (system bus interface).
+    Sbox,
+    /// Nehalem-EX/Westmere-EX M-box (memory controller).
+    Mbox,
+    /// Nehalem-EX/Westmere-EX R-box (router).
+    Rbox,
+    /// Nehalem-EX/Westmere-EX B-box (home agent).
+    Bbox,
+    /// Nehalem-EX/Westmere-EX W-box (power controller).
+    Wbox,
+    /// Skylake client ARB (the system agent's arbiter).
+    Arb,
+    /// Xeon 7100/7400 L3 EMON group: the bus and snoop queue.
+    Gbsq,
+    /// Xeon 7100/7400 L3 EMON group: the global snoop queue.
+    Gsnpq,
+    /// Xeon 7100/7400 L3 EMON group: the front-side bus.
+    Fsb,
+}
+
+impl BoxKind {
+    /// The name in PMU names (`uncore_<name>`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            BoxKind::Cbox => "cbox",
+            BoxKind::Ha => "ha",
+            BoxKind::Imc => "imc",
+            BoxKind::Qpi => "qpi",
+            BoxKind::Pcu => "pcu",
+            BoxKind::R2pcie => "r2pcie",
+            BoxKind::R3qpi => "r3qpi",
+            BoxKind::Ubox => "ubox",
+            BoxKind::Irp => "irp",
+            BoxKind::Sbox => "sbox",
+            BoxKind::Mbox => "mbox",
+            BoxKind::Rbox => "rbox",
+            BoxKind::Bbox => "bbox",
+            BoxKind::Wbox => "wbox",
+            BoxKind::Arb => "arb",
+            BoxKind::Gbsq => "gbsq",
+            BoxKind::Gsnpq => "gsnpq",
+            BoxKind::Fsb => "fsb",
+        }
+    }
+}
+
 /// One kind of box (C-box, iMC channel, ...), with all instances alike.
 #[derive(Clone, Copy, Debug)]
 pub struct BoxType {
-    /// Type name: the PMU is `uncore_<name>` or `uncore_<name>_<i>`.
-    pub name: &'static str,
+    /// What the box is; its name makes the PMU's, `uncore_<name>` or
+    /// `uncore_<name>_<i>`.
+    pub kind: BoxKind,
     /// Number of instances (upper bound; some platforms cap it).
     pub num_boxes: u8,
     /// Name the PMU `uncore_<name>_<i>` even when there is one box.
@@ -378,6 +447,12 @@ pub struct BoxType {
 }
 
 impl BoxType {
+    /// The type's name (`cbox`): the PMU is `uncore_<name>` or
+    /// `uncore_<name>_<i>`.
+    pub const fn name(&self) -> &'static str {
+        self.kind.name()
+    }
+
     /// Mask of the counters an unconstrained event may use.
     pub const fn all_counters(&self) -> u32 {
         (1u32 << self.num_counters) - 1
@@ -469,13 +544,18 @@ pub struct SummaryBit {
     pub side: u8,
     /// The bit.
     pub bit: u32,
-    /// The reporting boxes, as (type name, instance).
-    pub boxes: &'static [(&'static str, u8)],
+    /// The reporting boxes, as (kind, instance).
+    pub boxes: &'static [(BoxKind, u8)],
 }
 
 impl Platform {
     /// Looks up a box type by name.
     pub fn box_type(&self, name: &str) -> Option<&'static BoxType> {
-        self.types.iter().find(|t| t.name == name)
+        self.types.iter().find(|t| t.name() == name)
+    }
+
+    /// The box type of kind `kind`, and its position in [`Self::types`].
+    pub fn type_of(&self, kind: BoxKind) -> Option<(usize, &'static BoxType)> {
+        self.types.iter().enumerate().find(|(_, t)| t.kind == kind)
     }
 }

@@ -11,7 +11,7 @@
 use core::fmt;
 
 use super::bits::{bit, Field};
-use super::desc::{BoxType, Special, Word};
+use super::desc::{BoxKind, BoxType, Special, Word};
 use super::shared::{Choice, Request};
 
 /// The configuration words of a `perf_event_attr`.
@@ -205,7 +205,7 @@ pub fn encode(t: &BoxType, index: usize, attr: Attr) -> Result<Encoded, Invalid>
             if ctl == 0 {
                 return Err(Invalid::Value("the event control field must not be zero"));
             }
-            let must = if t.name == "fsb" {
+            let must = if t.kind == BoxKind::Fsb {
                 super::platforms::l3::FSB_MUST_BE_ONE
             } else {
                 0

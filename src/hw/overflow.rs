@@ -18,7 +18,7 @@
 //! registers' addresses or bits, so IVB-EP has no walk (it relies on
 //! polling; see `poll`).
 
-use super::desc::{Global, Platform, Space};
+use super::desc::{BoxKind, Global, Platform, Space};
 use super::platforms::{l3, nhmex, skl};
 use super::program::{box_ctl_addr, Msr};
 
@@ -106,8 +106,8 @@ pub fn walk(p: &Platform, mut read_msr: impl FnMut(Msr) -> u64) -> Walk {
         Global::NhmexU => nhmex_walk(p, &mut read, &mut w),
         Global::Skl => {
             let st = read(skl::GLOBAL_STATUS);
-            let cbox = p.types.iter().position(|t| t.name == "cbox").unwrap_or(0) as u8;
-            let arb = p.types.iter().position(|t| t.name == "arb").unwrap_or(0) as u8;
+            let pos = |k| p.type_of(k).map_or(0, |(i, _)| i as u8);
+            let (cbox, arb) = (pos(BoxKind::Cbox), pos(BoxKind::Arb));
             if st & 1 != 0 {
                 w.hit(Hit {
                     ty: cbox,
@@ -176,10 +176,10 @@ fn nhmex_walk(p: &Platform, read: &mut impl FnMut(u32) -> u64, w: &mut Walk) {
     const COND: u64 = 1 << 31;
     let st = read(nhmex::U_GLOBAL_STATUS);
     w.pmi = st & PMI != 0;
-    let ty = |name: &str| p.types.iter().position(|t| t.name == name);
-    let box_status = |w: &mut Walk, name: &str, i: u8, read: &mut dyn FnMut(u32) -> u64| {
-        let Some(ti) = ty(name) else { return };
-        let t = &p.types[ti];
+    let box_status = |w: &mut Walk, kind: BoxKind, i: u8, read: &mut dyn FnMut(u32) -> u64| {
+        let Some((ti, t)) = p.type_of(kind) else {
+            return;
+        };
         if i >= t.num_boxes {
             return;
         }
@@ -201,7 +201,7 @@ fn nhmex_walk(p: &Platform, read: &mut impl FnMut(u32) -> u64, w: &mut Walk) {
         }
     };
     if st & OV_W != 0 {
-        box_status(w, "wbox", 0, read);
+        box_status(w, BoxKind::Wbox, 0, read);
     }
     for (side, flag, summary) in [(0u8, OV_S0, 0xc43u32), (1, OV_S1, 0xcc3)] {
         if st & flag == 0 {
@@ -210,14 +210,14 @@ fn nhmex_walk(p: &Platform, read: &mut impl FnMut(u32) -> u64, w: &mut Walk) {
         let sum = read(summary);
         for s in p.s_summary.iter().filter(|s| s.side == side) {
             if sum & (1u64 << (s.bit & 63)) != 0 {
-                for &(name, i) in s.boxes {
-                    box_status(w, name, i, read);
+                for &(kind, i) in s.boxes {
+                    box_status(w, kind, i, read);
                 }
             }
         }
     }
     if st & OV_U != 0 {
-        if let Some(ti) = ty("ubox") {
+        if let Some((ti, _)) = p.type_of(BoxKind::Ubox) {
             w.hit(Hit {
                 ty: ti as u8,
                 index: 0,

@@ -8,7 +8,7 @@
 //! driver's ID tables and the likwid register maps for the rest. A device
 //! is accepted only at the device/function where the platform puts it.
 
-use super::desc::PlatformId;
+use super::desc::{BoxKind, PlatformId};
 
 /// Intel's PCI vendor ID.
 pub const VENDOR_INTEL: u16 = 0x8086;
@@ -18,8 +18,8 @@ pub const VENDOR_INTEL: u16 = 0x8086;
 pub enum Role {
     /// PMON box `index` of the box type named `ty`.
     Box {
-        /// Box type name (as in the platform description).
-        ty: &'static str,
+        /// Box kind.
+        ty: BoxKind,
         /// Instance.
         index: u8,
     },
@@ -54,22 +54,22 @@ const fn at(device: u16, dev: u8, func: u8, role: Role) -> PciFn {
     }
 }
 
-const fn bx(ty: &'static str, index: u8) -> Role {
+const fn bx(ty: BoxKind, index: u8) -> Role {
     Role::Box { ty, index }
 }
 
 /// SNB-EP uncore PCI functions (327043 Table 1-3).
 pub const SNBEP: &[PciFn] = &[
-    at(0x3c46, 14, 1, bx("ha", 0)),
-    at(0x3cb0, 16, 0, bx("imc", 0)),
-    at(0x3cb1, 16, 1, bx("imc", 1)),
-    at(0x3cb4, 16, 4, bx("imc", 2)),
-    at(0x3cb5, 16, 5, bx("imc", 3)),
-    at(0x3c41, 8, 2, bx("qpi", 0)),
-    at(0x3c42, 9, 2, bx("qpi", 1)),
-    at(0x3c43, 19, 1, bx("r2pcie", 0)),
-    at(0x3c44, 19, 5, bx("r3qpi", 0)),
-    at(0x3c45, 19, 6, bx("r3qpi", 1)),
+    at(0x3c46, 14, 1, bx(BoxKind::Ha, 0)),
+    at(0x3cb0, 16, 0, bx(BoxKind::Imc, 0)),
+    at(0x3cb1, 16, 1, bx(BoxKind::Imc, 1)),
+    at(0x3cb4, 16, 4, bx(BoxKind::Imc, 2)),
+    at(0x3cb5, 16, 5, bx(BoxKind::Imc, 3)),
+    at(0x3c41, 8, 2, bx(BoxKind::Qpi, 0)),
+    at(0x3c42, 9, 2, bx(BoxKind::Qpi, 1)),
+    at(0x3c43, 19, 1, bx(BoxKind::R2pcie, 0)),
+    at(0x3c44, 19, 5, bx(BoxKind::R3qpi, 0)),
+    at(0x3c45, 19, 6, bx(BoxKind::R3qpi, 1)),
     at(0x3c86, 8, 6, Role::QpiFilter { port: 0 }),
     at(0x3c96, 9, 6, Role::QpiFilter { port: 1 }),
     PciFn {
@@ -85,29 +85,29 @@ pub const SNBEP: &[PciFn] = &[
 /// device. The U-box devices of both platforms are found by ID only (they
 /// are read for the node ID map, never bound).
 pub const IVBEP: &[PciFn] = &[
-    at(0x0e30, 14, 1, bx("ha", 0)),
-    at(0x0e38, 28, 1, bx("ha", 1)),
-    at(0x0eb4, 16, 4, bx("imc", 0)),
-    at(0x0eb5, 16, 5, bx("imc", 1)),
-    at(0x0eb0, 16, 0, bx("imc", 2)),
-    at(0x0eb1, 16, 1, bx("imc", 3)),
-    at(0x0ef4, 30, 4, bx("imc", 4)),
-    at(0x0ef5, 30, 5, bx("imc", 5)),
-    at(0x0ef0, 30, 0, bx("imc", 6)),
-    at(0x0ef1, 30, 1, bx("imc", 7)),
-    at(0x0e39, 5, 6, bx("irp", 0)),
-    at(0x0e32, 8, 2, bx("qpi", 0)),
-    at(0x0e33, 9, 2, bx("qpi", 1)),
+    at(0x0e30, 14, 1, bx(BoxKind::Ha, 0)),
+    at(0x0e38, 28, 1, bx(BoxKind::Ha, 1)),
+    at(0x0eb4, 16, 4, bx(BoxKind::Imc, 0)),
+    at(0x0eb5, 16, 5, bx(BoxKind::Imc, 1)),
+    at(0x0eb0, 16, 0, bx(BoxKind::Imc, 2)),
+    at(0x0eb1, 16, 1, bx(BoxKind::Imc, 3)),
+    at(0x0ef4, 30, 4, bx(BoxKind::Imc, 4)),
+    at(0x0ef5, 30, 5, bx(BoxKind::Imc, 5)),
+    at(0x0ef0, 30, 0, bx(BoxKind::Imc, 6)),
+    at(0x0ef1, 30, 1, bx(BoxKind::Imc, 7)),
+    at(0x0e39, 5, 6, bx(BoxKind::Irp, 0)),
+    at(0x0e32, 8, 2, bx(BoxKind::Qpi, 0)),
+    at(0x0e33, 9, 2, bx(BoxKind::Qpi, 1)),
     PciFn {
         device: 0x0e3a,
         dev: None,
         func: None,
-        role: bx("qpi", 2),
+        role: bx(BoxKind::Qpi, 2),
     },
-    at(0x0e34, 19, 1, bx("r2pcie", 0)),
-    at(0x0e36, 19, 5, bx("r3qpi", 0)),
-    at(0x0e37, 19, 6, bx("r3qpi", 1)),
-    at(0x0e3e, 18, 5, bx("r3qpi", 2)),
+    at(0x0e34, 19, 1, bx(BoxKind::R2pcie, 0)),
+    at(0x0e36, 19, 5, bx(BoxKind::R3qpi, 0)),
+    at(0x0e37, 19, 6, bx(BoxKind::R3qpi, 1)),
+    at(0x0e3e, 18, 5, bx(BoxKind::R3qpi, 2)),
     at(0x0e86, 8, 6, Role::QpiFilter { port: 0 }),
     at(0x0e96, 9, 6, Role::QpiFilter { port: 1 }),
     PciFn {
@@ -122,54 +122,54 @@ pub const IVBEP: &[PciFn] = &[
 /// they hold at 0x48, so each is the device of the `imc` box.
 pub const SKL: &[PciFn] = &[
     // Skylake: Y, U, HD, HQ, SD, SQ, E3.
-    at(0x190c, 0, 0, bx("imc", 0)),
-    at(0x1904, 0, 0, bx("imc", 0)),
-    at(0x1900, 0, 0, bx("imc", 0)),
-    at(0x1910, 0, 0, bx("imc", 0)),
-    at(0x190f, 0, 0, bx("imc", 0)),
-    at(0x191f, 0, 0, bx("imc", 0)),
-    at(0x1918, 0, 0, bx("imc", 0)),
+    at(0x190c, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1904, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1900, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1910, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x190f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x191f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1918, 0, 0, bx(BoxKind::Imc, 0)),
     // Kaby Lake: Y (also Amber Lake YD), U, UQ, SD, SQ, HQ, WQ.
-    at(0x590c, 0, 0, bx("imc", 0)),
-    at(0x5904, 0, 0, bx("imc", 0)),
-    at(0x5914, 0, 0, bx("imc", 0)),
-    at(0x590f, 0, 0, bx("imc", 0)),
-    at(0x591f, 0, 0, bx("imc", 0)),
-    at(0x5910, 0, 0, bx("imc", 0)),
-    at(0x5918, 0, 0, bx("imc", 0)),
+    at(0x590c, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5904, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5914, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x590f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x591f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5910, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5918, 0, 0, bx(BoxKind::Imc, 0)),
     // Amber Lake YQ.
-    at(0x590d, 0, 0, bx("imc", 0)),
+    at(0x590d, 0, 0, bx(BoxKind::Imc, 0)),
     // Coffee Lake: 2U, 4U (also Whiskey Lake UQ), 4H, 6H, 2S/4S/6S/8S
     // desktop, 4S/6S/8S workstation, 4S/6S/8S server.
-    at(0x3ecc, 0, 0, bx("imc", 0)),
-    at(0x3ed0, 0, 0, bx("imc", 0)),
-    at(0x3e10, 0, 0, bx("imc", 0)),
-    at(0x3ec4, 0, 0, bx("imc", 0)),
-    at(0x3e0f, 0, 0, bx("imc", 0)),
-    at(0x3e1f, 0, 0, bx("imc", 0)),
-    at(0x3ec2, 0, 0, bx("imc", 0)),
-    at(0x3e30, 0, 0, bx("imc", 0)),
-    at(0x3e18, 0, 0, bx("imc", 0)),
-    at(0x3ec6, 0, 0, bx("imc", 0)),
-    at(0x3e31, 0, 0, bx("imc", 0)),
-    at(0x3e33, 0, 0, bx("imc", 0)),
-    at(0x3eca, 0, 0, bx("imc", 0)),
-    at(0x3e32, 0, 0, bx("imc", 0)),
+    at(0x3ecc, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ed0, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e10, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ec4, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e0f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e1f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ec2, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e30, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e18, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ec6, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e31, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e33, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3eca, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e32, 0, 0, bx(BoxKind::Imc, 0)),
     // Whiskey Lake 4-UQ, UD.
-    at(0x3e34, 0, 0, bx("imc", 0)),
-    at(0x3e35, 0, 0, bx("imc", 0)),
+    at(0x3e34, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e35, 0, 0, bx(BoxKind::Imc, 0)),
     // Comet Lake: H1-H3, U1-U3, S1-S5.
-    at(0x9b44, 0, 0, bx("imc", 0)),
-    at(0x9b54, 0, 0, bx("imc", 0)),
-    at(0x9b64, 0, 0, bx("imc", 0)),
-    at(0x9b51, 0, 0, bx("imc", 0)),
-    at(0x9b61, 0, 0, bx("imc", 0)),
-    at(0x9b71, 0, 0, bx("imc", 0)),
-    at(0x9b33, 0, 0, bx("imc", 0)),
-    at(0x9b43, 0, 0, bx("imc", 0)),
-    at(0x9b53, 0, 0, bx("imc", 0)),
-    at(0x9b63, 0, 0, bx("imc", 0)),
-    at(0x9b73, 0, 0, bx("imc", 0)),
+    at(0x9b44, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b54, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b64, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b51, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b61, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b71, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b33, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b43, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b53, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b63, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b73, 0, 0, bx(BoxKind::Imc, 0)),
 ];
 
 /// The PCI function tables of the platforms that have PCI boxes.

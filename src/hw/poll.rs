@@ -79,20 +79,21 @@ pub fn shortest_wrap_ns(t: &BoxType) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hw::desc::{BoxKind, PlatformId};
     use crate::hw::platforms::{self, ALL};
 
     const S: u64 = 1_000_000_000;
 
     #[test]
     fn intervals_quoted_in_the_docs() {
-        let skl = platforms::skl::SKL.box_type("imc").unwrap();
+        let skl = platforms::skl::SKL.type_of(BoxKind::Imc).unwrap().1;
         let w = wrap_period_ns(32, skl.rate);
         assert!((5_800 * S / 1000..5_900 * S / 1000).contains(&w), "{}", w);
         assert_eq!(interval_ns(skl), w - w / 8);
-        let cbox = platforms::snbep::SNBEP.box_type("cbox").unwrap();
+        let cbox = platforms::snbep::SNBEP.type_of(BoxKind::Cbox).unwrap().1;
         assert!((219 * S..220 * S).contains(&wrap_period_ns(44, cbox.rate)));
         assert!((192 * S..193 * S).contains(&interval_ns(cbox)));
-        let gbsq = platforms::l3::XEON7100.box_type("gbsq").unwrap();
+        let gbsq = platforms::l3::XEON7100.type_of(BoxKind::Gbsq).unwrap().1;
         let w = shortest_wrap_ns(gbsq);
         assert_eq!(interval_ns(gbsq), w - MIN_LATE_NS);
         assert!((720 * S / 1000..740 * S / 1000).contains(&interval_ns(gbsq)));
@@ -112,9 +113,9 @@ mod tests {
                     late >= late_budget_ns(shortest_wrap_ns(t)),
                     "{}/{}",
                     p.name,
-                    t.name
+                    t.name()
                 );
-                assert!(late >= (w / 8).min(MIN_LATE_NS), "{}/{}", p.name, t.name);
+                assert!(late >= (w / 8).min(MIN_LATE_NS), "{}/{}", p.name, t.name());
                 assert!(i >= MIN_INTERVAL_NS);
             }
         }
@@ -129,7 +130,7 @@ mod tests {
                 continue;
             }
             for t in p.types {
-                let linux = if p.name == "skl" && t.name == "imc" {
+                let linux = if p.id == PlatformId::Skylake && t.kind == BoxKind::Imc {
                     5 * S
                 } else {
                     60 * S
@@ -138,7 +139,7 @@ mod tests {
                     interval_ns(t) > linux,
                     "{}/{}: {}",
                     p.name,
-                    t.name,
+                    t.name(),
                     interval_ns(t)
                 );
             }

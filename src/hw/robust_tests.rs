@@ -135,11 +135,11 @@ proptest! {
                         inc: a,
                         props: Props::default(),
                     };
-                    let _ = m.inject(s, t.name, (a >> 16) as u8 % 16, &occ);
+                    let _ = m.inject(s, t.kind, (a >> 16) as u8 % 16, &occ);
                 }
                 3 => {
                     let t = &p.types[e as usize % p.types.len()];
-                    let role = Role::Box { ty: t.name, index: (a >> 8) as u8 % 16 };
+                    let role = Role::Box { ty: t.kind, index: (a >> 8) as u8 % 16 };
                     let _ = m.cfg_write(s, role, a & 0xffc, v as u32);
                     let _ = m.cfg_read(s, role, a & 0xffc);
                 }

@@ -63,6 +63,83 @@ pub fn assign(wants: &[Want], out: &mut [u8]) -> bool {
     dfs(wants, &order[..n], 0, 0, out)
 }
 
+/// The counter-using events of one box to place together, each with a key
+/// of the caller's and the counter it runs on now, if any: what scheduling
+/// an event (`add`) and validating a group (`event_init`) both build.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    wants: [Want; MAX_EVENTS],
+    keys: [usize; MAX_EVENTS],
+    n: usize,
+}
+
+/// Where [`Schedule::solve`] placed the events: each key with its counter,
+/// in the order they were pushed.
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    keys: [usize; MAX_EVENTS],
+    out: [u8; MAX_EVENTS],
+    n: usize,
+}
+
+impl Default for Schedule {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Schedule {
+    /// No events.
+    pub const fn new() -> Self {
+        Schedule {
+            wants: [Want {
+                counters: 0,
+                current: None,
+            }; MAX_EVENTS],
+            keys: [0; MAX_EVENTS],
+            n: 0,
+        }
+    }
+
+    /// Adds event `key`, which may use `counters` and runs on `current`;
+    /// `false` (nothing added) when the box has no room for another.
+    pub fn push(&mut self, key: usize, counters: u32, current: Option<u8>) -> bool {
+        let (Some(w), Some(k)) = (self.wants.get_mut(self.n), self.keys.get_mut(self.n)) else {
+            return false;
+        };
+        *w = Want { counters, current };
+        *k = key;
+        self.n += 1;
+        true
+    }
+
+    /// Gives each event a distinct counter of its mask, running events
+    /// kept where they are when possible; `None` when impossible.
+    pub fn solve(&self) -> Option<Placement> {
+        let mut out = [0u8; MAX_EVENTS];
+        assign(&self.wants[..self.n], &mut out).then_some(Placement {
+            keys: self.keys,
+            out,
+            n: self.n,
+        })
+    }
+}
+
+impl Placement {
+    /// Each event's key and counter.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        self.keys[..self.n]
+            .iter()
+            .copied()
+            .zip(self.out[..self.n].iter().copied())
+    }
+
+    /// The counter of event `key`.
+    pub fn counter_of(&self, key: usize) -> Option<u8> {
+        self.iter().find(|&(k, _)| k == key).map(|(_, c)| c)
+    }
+}
+
 /// The mask bit of counter `c` (none for a counter beyond the mask).
 const fn bit(c: u8) -> u32 {
     match 1u32.checked_shl(c as u32) {
@@ -128,6 +205,25 @@ mod tests {
                 (0..32).any(|c| w.counters & !used & (1 << c) != 0 && exists(rest, used | (1 << c)))
             }
         }
+    }
+
+    #[test]
+    fn schedule_places_by_key_and_refuses_past_its_room() {
+        let mut s = Schedule::new();
+        assert!(s.push(7, 0x3, Some(0)));
+        assert!(s.push(3, 0x1, None));
+        let p = s.solve().expect("placeable");
+        assert_eq!(p.iter().collect::<Vec<_>>(), [(7, 1), (3, 0)]);
+        assert_eq!(p.counter_of(3), Some(0));
+        assert_eq!(p.counter_of(9), None);
+        assert!(s.push(4, 0x1, None));
+        assert!(s.solve().is_none());
+        let mut full = Schedule::new();
+        for k in 0..MAX_EVENTS {
+            assert!(full.push(k, u32::MAX, None));
+        }
+        assert!(!full.push(MAX_EVENTS, u32::MAX, None));
+        assert!(full.solve().is_some());
     }
 
     #[test]

@@ -25,7 +25,7 @@
 //! - counts of 64-byte lines (memory CAS commands, IMC data transfers) carry
 //!   the MiB `.scale` and `.unit` ([`Alias::mib`]).
 
-use super::desc::{Alias, BoxType, PlatformId, Special};
+use super::desc::{Alias, BoxKind, BoxType, PlatformId, Special};
 use super::encode::{encode, Attr};
 use super::{pci, terms};
 
@@ -35,72 +35,72 @@ pub mod nhmex;
 pub mod skl;
 pub mod snbep;
 
-/// The catalog of box type `box_type_name` (as in the platform description,
-/// e.g. `"cbox"`) of `platform`: the aliases the box type carries first, then
-/// the catalog's own. Empty for a name the platform does not have.
-pub fn aliases(platform: PlatformId, box_type_name: &str) -> &'static [Alias] {
+/// The catalog of box kind `kind` of `platform`: the aliases the box type
+/// carries first, then the catalog's own. Empty for a kind the platform
+/// does not have.
+pub fn aliases(platform: PlatformId, kind: BoxKind) -> &'static [Alias] {
     use PlatformId::*;
-    match (platform, box_type_name) {
-        (SandyBridgeEp, "ubox") => snbep::UBOX,
-        (SandyBridgeEp, "cbox") => snbep::CBOX,
-        (SandyBridgeEp, "pcu") => snbep::PCU,
-        (SandyBridgeEp, "ha") => snbep::HA,
-        (SandyBridgeEp, "imc") => snbep::IMC,
-        (SandyBridgeEp, "qpi") => snbep::QPI,
-        (SandyBridgeEp, "r2pcie") => snbep::R2PCIE,
-        (SandyBridgeEp, "r3qpi") => snbep::R3QPI,
-        (IvyBridgeEp, "ubox") => ivbep::UBOX,
-        (IvyBridgeEp, "cbox") => ivbep::CBOX,
-        (IvyBridgeEp, "pcu") => ivbep::PCU,
-        (IvyBridgeEp, "ha") => ivbep::HA,
-        (IvyBridgeEp, "imc") => ivbep::IMC,
-        (IvyBridgeEp, "irp") => ivbep::IRP,
-        (IvyBridgeEp, "qpi") => ivbep::QPI,
-        (IvyBridgeEp, "r2pcie") => ivbep::R2PCIE,
-        (IvyBridgeEp, "r3qpi") => ivbep::R3QPI,
-        (NehalemEx | WestmereEx, "ubox") => nhmex::UBOX,
-        (NehalemEx | WestmereEx, "cbox") => nhmex::CBOX,
-        (NehalemEx | WestmereEx, "bbox") => nhmex::BBOX,
-        (NehalemEx | WestmereEx, "sbox") => nhmex::SBOX,
-        (NehalemEx, "mbox") => nhmex::NHMEX_MBOX,
-        (WestmereEx, "mbox") => nhmex::WSMEX_MBOX,
-        (NehalemEx | WestmereEx, "rbox") => nhmex::RBOX,
-        (NehalemEx | WestmereEx, "wbox") => nhmex::WBOX,
-        (Skylake, "cbox") => skl::CBOX,
-        (Skylake, "arb") => skl::ARB,
-        (Skylake, "imc") => skl::IMC,
-        (Xeon7100 | Xeon7400, "gbsq") => l3::GBSQ,
-        (Xeon7100 | Xeon7400, "gsnpq") => l3::GSNPQ,
-        (Xeon7100 | Xeon7400, "fsb") => l3::FSB,
+    match (platform, kind) {
+        (SandyBridgeEp, BoxKind::Ubox) => snbep::UBOX,
+        (SandyBridgeEp, BoxKind::Cbox) => snbep::CBOX,
+        (SandyBridgeEp, BoxKind::Pcu) => snbep::PCU,
+        (SandyBridgeEp, BoxKind::Ha) => snbep::HA,
+        (SandyBridgeEp, BoxKind::Imc) => snbep::IMC,
+        (SandyBridgeEp, BoxKind::Qpi) => snbep::QPI,
+        (SandyBridgeEp, BoxKind::R2pcie) => snbep::R2PCIE,
+        (SandyBridgeEp, BoxKind::R3qpi) => snbep::R3QPI,
+        (IvyBridgeEp, BoxKind::Ubox) => ivbep::UBOX,
+        (IvyBridgeEp, BoxKind::Cbox) => ivbep::CBOX,
+        (IvyBridgeEp, BoxKind::Pcu) => ivbep::PCU,
+        (IvyBridgeEp, BoxKind::Ha) => ivbep::HA,
+        (IvyBridgeEp, BoxKind::Imc) => ivbep::IMC,
+        (IvyBridgeEp, BoxKind::Irp) => ivbep::IRP,
+        (IvyBridgeEp, BoxKind::Qpi) => ivbep::QPI,
+        (IvyBridgeEp, BoxKind::R2pcie) => ivbep::R2PCIE,
+        (IvyBridgeEp, BoxKind::R3qpi) => ivbep::R3QPI,
+        (NehalemEx | WestmereEx, BoxKind::Ubox) => nhmex::UBOX,
+        (NehalemEx | WestmereEx, BoxKind::Cbox) => nhmex::CBOX,
+        (NehalemEx | WestmereEx, BoxKind::Bbox) => nhmex::BBOX,
+        (NehalemEx | WestmereEx, BoxKind::Sbox) => nhmex::SBOX,
+        (NehalemEx, BoxKind::Mbox) => nhmex::NHMEX_MBOX,
+        (WestmereEx, BoxKind::Mbox) => nhmex::WSMEX_MBOX,
+        (NehalemEx | WestmereEx, BoxKind::Rbox) => nhmex::RBOX,
+        (NehalemEx | WestmereEx, BoxKind::Wbox) => nhmex::WBOX,
+        (Skylake, BoxKind::Cbox) => skl::CBOX,
+        (Skylake, BoxKind::Arb) => skl::ARB,
+        (Skylake, BoxKind::Imc) => skl::IMC,
+        (Xeon7100 | Xeon7400, BoxKind::Gbsq) => l3::GBSQ,
+        (Xeon7100 | Xeon7400, BoxKind::Gsnpq) => l3::GSNPQ,
+        (Xeon7100 | Xeon7400, BoxKind::Fsb) => l3::FSB,
         _ => &[],
     }
 }
 
-/// Every alias of box `index` of box type `box_type_name` of `platform`, in
+/// Every alias of box `index` of box type `kind` of `platform`, in
 /// up to four tables: the box type's catalog, the events of one part only
 /// (the NHM-EX and WSM-EX S-box events with C-box unit masks, four bits and
 /// five), the events that need 64-bit match/mask terms (NHM-EX/WSM-EX S- and
 /// R-box), and the aliases of this instance only (the R-box halves' QPI
 /// links).
-pub fn parts(platform: PlatformId, box_type_name: &str, index: usize) -> [&'static [Alias]; 4] {
+pub fn parts(platform: PlatformId, kind: BoxKind, index: usize) -> [&'static [Alias]; 4] {
     use PlatformId::*;
     let nhm = matches!(platform, NehalemEx | WestmereEx);
-    let part: &'static [Alias] = match (platform, box_type_name) {
-        (NehalemEx, "sbox") => nhmex::NHMEX_SBOX_CBOX,
-        (WestmereEx, "sbox") => nhmex::WSMEX_SBOX_CBOX,
+    let part: &'static [Alias] = match (platform, kind) {
+        (NehalemEx, BoxKind::Sbox) => nhmex::NHMEX_SBOX_CBOX,
+        (WestmereEx, BoxKind::Sbox) => nhmex::WSMEX_SBOX_CBOX,
         _ => &[],
     };
-    let wide: &'static [Alias] = match (nhm, box_type_name) {
-        (true, "sbox") => nhmex::SBOX_PROG_EV,
-        (true, "rbox") => nhmex::RBOX_XBAR,
+    let wide: &'static [Alias] = match (nhm, kind) {
+        (true, BoxKind::Sbox) => nhmex::SBOX_PROG_EV,
+        (true, BoxKind::Rbox) => nhmex::RBOX_XBAR,
         _ => &[],
     };
-    let own: &'static [Alias] = match (nhm, box_type_name, index) {
-        (true, "rbox", 0) => nhmex::RBOX_L_LINKS,
-        (true, "rbox", 1) => nhmex::RBOX_R_LINKS,
+    let own: &'static [Alias] = match (nhm, kind, index) {
+        (true, BoxKind::Rbox, 0) => nhmex::RBOX_L_LINKS,
+        (true, BoxKind::Rbox, 1) => nhmex::RBOX_R_LINKS,
         _ => &[],
     };
-    [aliases(platform, box_type_name), part, wide, own]
+    [aliases(platform, kind), part, wide, own]
 }
 
 /// The `events/` aliases of box `index` of type `t` of `platform`: its
@@ -119,7 +119,7 @@ pub fn instance_aliases(
         && u8::try_from(index).map_or(true, |port| {
             pci::qpi_filter_device(platform, port).is_none()
         });
-    parts(platform, t.name, index)
+    parts(platform, t.kind, index)
         .into_iter()
         .flat_map(|x| x.iter())
         .filter(move |a| has_fixed || !a.terms.starts_with("event=0xff"))

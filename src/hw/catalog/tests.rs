@@ -18,7 +18,7 @@ use crate::hw::terms;
 fn attr_of(t: &BoxType, a: &Alias) -> Attr {
     let mut attr = Attr::default();
     terms::parse(t, a.terms, &mut attr)
-        .unwrap_or_else(|e| panic!("{}/{}: {:?}", t.name, a.name, e));
+        .unwrap_or_else(|e| panic!("{}/{}: {:?}", t.name(), a.name, e));
     attr
 }
 
@@ -38,7 +38,7 @@ fn field(t: &BoxType, attr: &Attr, name: &str) -> u64 {
 /// The box type `name` of platform `id` and its catalog.
 fn catalog(id: PlatformId, name: &str) -> (&'static BoxType, &'static [Alias]) {
     let t = platforms::by_id(id).box_type(name).unwrap();
-    (t, aliases(id, name))
+    (t, aliases(id, t.kind))
 }
 
 /// The `event` values of a box's catalog.
@@ -46,7 +46,7 @@ fn event_codes(id: PlatformId, name: &str) -> BTreeSet<u64> {
     // The box type's catalog and its part's own events (not the 64-bit
     // match/mask events, which the term parser cannot apply).
     let (t, _) = catalog(id, name);
-    let [cat, part, _, _] = parts(id, name, 0);
+    let [cat, part, _, _] = parts(id, t.kind, 0);
     cat.iter()
         .chain(part)
         .map(|a| field(t, &attr_of(t, a), "event"))
@@ -71,10 +71,10 @@ fn every_alias_applies_and_encodes() {
     let mut total = 0;
     for p in ALL {
         for t in p.types {
-            for a in aliases(p.id, t.name) {
+            for a in aliases(p.id, t.kind) {
                 let attr = attr_of(t, a);
                 encode(t, 0, attr)
-                    .unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name, a.name, e));
+                    .unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name(), a.name, e));
                 total += 1;
             }
         }
@@ -87,7 +87,7 @@ fn names_are_well_formed_and_unique() {
     for p in ALL {
         for t in p.types {
             let mut seen = BTreeSet::new();
-            for a in aliases(p.id, t.name) {
+            for a in aliases(p.id, t.kind) {
                 let b = a.name.as_bytes();
                 assert!(
                     b.first().is_some_and(u8::is_ascii_lowercase)
@@ -97,14 +97,14 @@ fn names_are_well_formed_and_unique() {
                             || c == b'.'),
                     "{}/{}: bad name {:?}",
                     p.name,
-                    t.name,
+                    t.name(),
                     a.name
                 );
                 assert!(
                     seen.insert(a.name),
                     "{}/{}: duplicate {}",
                     p.name,
-                    t.name,
+                    t.name(),
                     a.name
                 );
             }
@@ -116,15 +116,15 @@ fn names_are_well_formed_and_unique() {
 fn platform_aliases_lead_unchanged() {
     for p in ALL {
         for t in p.types {
-            let cat = aliases(p.id, t.name);
-            assert!(cat.len() >= t.aliases.len(), "{}/{}", p.name, t.name);
+            let cat = aliases(p.id, t.kind);
+            assert!(cat.len() >= t.aliases.len(), "{}/{}", p.name, t.name());
             for (a, c) in t.aliases.iter().zip(cat) {
                 assert_eq!(
                     (a.name, a.terms, a.scale, a.unit),
                     (c.name, c.terms, c.scale, c.unit),
                     "{}/{}",
                     p.name,
-                    t.name
+                    t.name()
                 );
             }
         }
@@ -136,25 +136,29 @@ fn every_box_type_has_a_catalog() {
     for p in ALL {
         for t in p.types {
             // The L3 GBSQ and GSNPQ groups have no named events (see `l3`).
-            let empty = matches!(t.name, "gbsq" | "gsnpq");
+            let empty = matches!(t.name(), "gbsq" | "gsnpq");
             assert_eq!(
-                aliases(p.id, t.name).is_empty(),
+                aliases(p.id, t.kind).is_empty(),
                 empty,
                 "{}/{}",
                 p.name,
-                t.name
+                t.name()
             );
         }
-        assert!(aliases(p.id, "nosuchbox").is_empty());
+        for kind in [BoxKind::Cbox, BoxKind::Imc, BoxKind::Sbox, BoxKind::Fsb] {
+            if p.type_of(kind).is_none() {
+                assert!(aliases(p.id, kind).is_empty(), "{}/{:?}", p.name, kind);
+            }
+        }
     }
     // The M-box tables differ only in their FVC encodings.
     assert_eq!(nhmex::NHMEX_MBOX.len(), nhmex::WSMEX_MBOX.len());
     assert_eq!(
-        aliases(PlatformId::NehalemEx, "mbox")[0].terms,
+        aliases(PlatformId::NehalemEx, BoxKind::Mbox)[0].terms,
         "inc_sel=0xd,fvc=0x2800"
     );
     assert_eq!(
-        aliases(PlatformId::WestmereEx, "mbox")[0].terms,
+        aliases(PlatformId::WestmereEx, BoxKind::Mbox)[0].terms,
         "inc_sel=0xd,fvc=0x5000"
     );
 }
@@ -164,13 +168,13 @@ fn line_counts_are_reported_in_mib() {
     let mut seen = 0;
     for p in ALL {
         for t in p.types {
-            for a in aliases(p.id, t.name) {
+            for a in aliases(p.id, t.kind) {
                 assert_eq!(a.scale.is_some(), a.unit.is_some(), "{}", a.name);
                 if a.scale.is_some() {
                     assert_eq!((a.scale, a.unit), (Some(SCALE_64B_MIB), Some("MiB")));
                     seen += 1;
                 }
-                let line_count = match (p.id, t.name) {
+                let line_count = match (p.id, t.name()) {
                     (PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp, "imc") => {
                         a.name.starts_with("cas_count")
                     }
@@ -185,7 +189,7 @@ fn line_counts_are_reported_in_mib() {
                         a.scale.is_some(),
                         "{}/{}/{} not in MiB",
                         p.name,
-                        t.name,
+                        t.name(),
                         a.name
                     );
                 }
@@ -486,13 +490,13 @@ fn every_instance_alias_applies_and_encodes() {
                         names.insert(a.name),
                         "{}/{}{}: {} twice",
                         p.name,
-                        t.name,
+                        t.name(),
                         i,
                         a.name
                     );
                     let attr = attr_of(t, a);
                     encode(t, i, attr).unwrap_or_else(|e| {
-                        panic!("{}/{}{}: {}: {}", p.name, t.name, i, a.name, e)
+                        panic!("{}/{}{}: {}: {}", p.name, t.name(), i, a.name, e)
                     });
                 }
             }
@@ -544,7 +548,7 @@ fn rbox_link_aliases_follow_the_port_map() {
     for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
         let (t, _) = catalog(id, "rbox");
         let ev = |index: usize, name: &str| {
-            let a = parts(id, "rbox", index)
+            let a = parts(id, BoxKind::Rbox, index)
                 .iter()
                 .flat_map(|x| x.iter())
                 .find(|a| a.name == name)
@@ -560,7 +564,7 @@ fn rbox_link_aliases_follow_the_port_map() {
         assert_eq!(ev(0, "qpi1_filt_send"), ev(0, "qpi0.flit_send"));
         // rbox_0 has no QPI2/QPI3 and rbox_1 no QPI0/QPI1 link names.
         for (index, absent) in [(0, "qpi2.flit_send"), (1, "qpi1.flit_send")] {
-            assert!(parts(id, "rbox", index)
+            assert!(parts(id, BoxKind::Rbox, index)
                 .iter()
                 .flat_map(|x| x.iter())
                 .all(|a| a.name != absent));
@@ -767,14 +771,17 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
                         with_match > 0,
                         "{}/{}{}: no match/mask aliases",
                         p.name,
-                        t.name,
+                        t.name(),
                         i
                     );
                 } else {
                     assert_eq!(
-                        with_match, 0,
+                        with_match,
+                        0,
                         "{}/{}{}: match/mask aliases",
-                        p.name, t.name, i
+                        p.name,
+                        t.name(),
+                        i
                     );
                 }
                 assert!(instance_aliases(p.id, t, i).any(|a| a.name == "drs_data"));
@@ -782,7 +789,7 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
         }
     }
     let ivb = crate::hw::platforms::by_id(PlatformId::IvyBridgeEp);
-    let qpi = ivb.types.iter().find(|t| t.name == "qpi").unwrap();
+    let qpi = ivb.types.iter().find(|t| t.name() == "qpi").unwrap();
     assert_eq!(qpi.num_boxes, 3);
     assert!(crate::hw::pci::qpi_filter_device(PlatformId::IvyBridgeEp, 2).is_none());
 }

@@ -30,7 +30,7 @@
 use super::regs::{group_first, skl_bits, u};
 use super::{Family, ModelBox, ModelError, Socket};
 use crate::hw::bits::{bit, low_mask};
-use crate::hw::desc::PlatformId;
+use crate::hw::desc::{BoxKind, PlatformId};
 use crate::hw::encode::zdp_layout;
 use crate::hw::platforms;
 
@@ -102,7 +102,7 @@ impl Occurrence {
 /// the S-box catalog, independently of the driver's list of the events
 /// whose enable resets the occupancy subcounter.
 fn is_s_occupancy(p: PlatformId, event: u16) -> bool {
-    crate::hw::catalog::parts(p, "sbox", 0)
+    crate::hw::catalog::parts(p, BoxKind::Sbox, 0)
         .iter()
         .flat_map(|t| t.iter())
         .any(|a| {
@@ -226,10 +226,7 @@ pub(super) fn inject(
     o: &Occurrence,
 ) -> Result<u32, ModelError> {
     let b = sock.boxes[k];
-    let ty = platforms::by_id(p)
-        .types
-        .get(b.ty as usize)
-        .map_or("", |t| t.name);
+    let ty = platforms::by_id(p).types.get(b.ty as usize).map(|t| t.kind);
     let mut hits = 0;
     if o.event == 0xff && b.has_fixed {
         if fixed_enabled(p, sock, &b) {
@@ -264,7 +261,8 @@ pub(super) fn inject(
             // what its subcounter kept (0 after `reset_occ_cnt`), which then
             // keeps this occupancy.
             let mut occ = None;
-            if b.family == Family::NhmBox && ty == "sbox" && is_s_occupancy(p, o.event) {
+            if b.family == Family::NhmBox && ty == Some(BoxKind::Sbox) && is_s_occupancy(p, o.event)
+            {
                 let total = inc_of(o).saturating_add(u64::from(b.occ[j]));
                 n = o.cycles.saturating_mul(total);
                 occ = Some((inc_of(o) & 0x7f) as u8);
@@ -318,7 +316,12 @@ fn is_bit0_box(b: &ModelBox) -> bool {
     let t = platforms::by_id(PlatformId::WestmereEx)
         .types
         .get(b.ty as usize);
-    t.is_some_and(|t| matches!(t.name, "bbox" | "mbox" | "rbox"))
+    t.is_some_and(|t| {
+        matches!(
+            Some(t.kind),
+            Some(BoxKind::Bbox) | Some(BoxKind::Mbox) | Some(BoxKind::Rbox)
+        )
+    })
 }
 
 fn fixed_enabled(p: PlatformId, sock: &Socket, b: &ModelBox) -> bool {
@@ -346,7 +349,7 @@ fn counts(
     p: PlatformId,
     sock: &Socket,
     b: &ModelBox,
-    ty: &str,
+    ty: Option<BoxKind>,
     j: usize,
     ctl: u64,
     o: &Occurrence,
@@ -356,11 +359,16 @@ fn counts(
         let want = o.props.sub.unwrap_or(0);
         return (ctl & want == want).then(|| o.cycles.saturating_mul(inc_of(o)));
     }
-    if nhm && matches!(ty, "bbox" | "mbox" | "rbox") {
+    if nhm
+        && matches!(
+            ty,
+            Some(BoxKind::Bbox) | Some(BoxKind::Mbox) | Some(BoxKind::Rbox)
+        )
+    {
         return nhm_special(p, b, ty, j, ctl, o);
     }
     let ev = (ctl & 0xff) as u16 | if ctl & bit(21) != 0 { 0x100 } else { 0 };
-    let field = if nhm && ty == "sbox" {
+    let field = if nhm && ty == Some(BoxKind::Sbox) {
         sbox_umask_field(p, ev)
     } else {
         0xff
@@ -369,9 +377,9 @@ fn counts(
         return None;
     }
     let ok = match (nhm, ty) {
-        (false, "cbox") => cbox_filter(p, b, ctl, o),
-        (false, "pcu") => pcu_filter(b, ctl, o),
-        (false, "qpi") if ctl & 0xff == 0x38 => match o.props.packet {
+        (false, Some(BoxKind::Cbox)) => cbox_filter(p, b, ctl, o),
+        (false, Some(BoxKind::Pcu)) => pcu_filter(b, ctl, o),
+        (false, Some(BoxKind::Qpi)) if ctl & 0xff == 0x38 => match o.props.packet {
             Some(pk) => {
                 let f = sock.boxes[..sock.n_boxes]
                     .iter()
@@ -380,7 +388,7 @@ fn counts(
             }
             None => true,
         },
-        (true, "sbox") if ctl & 0xff == 0 => match o.props.packet {
+        (true, Some(BoxKind::Sbox)) if ctl & 0xff == 0 => match o.props.packet {
             Some(pk) => b.aux[0] & (1 << 63) != 0 && (pk ^ b.aux[1]) & !b.aux[2] == 0,
             None => true,
         },
@@ -457,14 +465,14 @@ fn pcu_filter(b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
 fn nhm_special(
     p: PlatformId,
     b: &ModelBox,
-    ty: &str,
+    ty: Option<BoxKind>,
     j: usize,
     ctl: u64,
     o: &Occurrence,
 ) -> Option<u64> {
     let n = o.cycles.saturating_mul(inc_of(o));
     match ty {
-        "bbox" => {
+        Some(BoxKind::Bbox) => {
             let ev = (ctl >> 1) & 0x1f;
             let mine = o.props.counter.unwrap_or(j as u8) as usize == j;
             if ev != u64::from(o.event) || !mine {
@@ -477,7 +485,7 @@ fn nhm_special(
             }
             Some(n)
         }
-        "mbox" => {
+        Some(BoxKind::Mbox) => {
             let inc_sel = (ctl >> 9) & 0x1f;
             if inc_sel != u64::from(o.event) {
                 return None;
@@ -513,7 +521,7 @@ fn nhm_special(
             };
             ok.then_some(n)
         }
-        "rbox" => {
+        Some(BoxKind::Rbox) => {
             let ev = (ctl >> 1) & 0x1f;
             if ev != u64::from(o.event) {
                 return None;
@@ -576,13 +584,10 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
     let pmi_en = match (b.family, j) {
         (Family::NhmBox, None) => ctl & bit(1) != 0,
         (Family::NhmBox, Some(_)) => {
-            let t = platforms::by_id(p)
-                .types
-                .get(b.ty as usize)
-                .map_or("", |t| t.name);
+            let t = platforms::by_id(p).types.get(b.ty as usize).map(|t| t.kind);
             match t {
-                "mbox" => ctl & bit(1) != 0,
-                "rbox" => ctl & bit(6) != 0,
+                Some(BoxKind::Mbox) => ctl & bit(1) != 0,
+                Some(BoxKind::Rbox) => ctl & bit(6) != 0,
                 _ => ctl & bit(20) != 0,
             }
         }
@@ -593,11 +598,8 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
     let ty = b.ty;
     match fam {
         Family::NhmBox | Family::NhmUbox => {
-            let w = platforms::by_id(p)
-                .types
-                .get(ty as usize)
-                .map_or("", |t| t.name)
-                == "wbox";
+            let w =
+                platforms::by_id(p).types.get(ty as usize).map(|t| t.kind) == Some(BoxKind::Wbox);
             if fam == Family::NhmUbox {
                 sock.global_status |= u::OV_U;
             } else {
@@ -628,13 +630,10 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
             }
         }
         Family::Skl if (pmi_en || (j.is_none() && ctl & bit(20) != 0)) => {
-            let t = platforms::by_id(p)
-                .types
-                .get(ty as usize)
-                .map_or("", |t| t.name);
+            let t = platforms::by_id(p).types.get(ty as usize).map(|t| t.kind);
             sock.global_status |= match (j, t) {
                 (None, _) => skl_bits::FIXED_OVF,
-                (_, "arb") => skl_bits::ARB_OVF,
+                (_, Some(BoxKind::Arb)) => skl_bits::ARB_OVF,
                 _ => skl_bits::CBO_OVF,
             };
             if sock.global_ctl & skl_bits::FRZ_ON_PMI != 0 {
@@ -660,21 +659,18 @@ fn is_mbox(b: &ModelBox) -> bool {
     platforms::by_id(PlatformId::WestmereEx)
         .types
         .get(b.ty as usize)
-        .is_some_and(|t| t.name == "mbox")
+        .is_some_and(|t| Some(t.kind) == Some(BoxKind::Mbox))
 }
 
 /// Which S-box side (0 or 1) a box reports its overflows to (Table 2-26).
 pub(super) fn side_of(p: PlatformId, b: &ModelBox) -> u8 {
-    let t = platforms::by_id(p)
-        .types
-        .get(b.ty as usize)
-        .map_or("", |t| t.name);
+    let t = platforms::by_id(p).types.get(b.ty as usize).map(|t| t.kind);
     // Westmere-EX: C-boxes 0-4 on S-box 0, 5-9 on S-box 1; Nehalem-EX
     // (eight C-boxes): 0-3 and 4-7.
     let half = if p == PlatformId::NehalemEx { 4 } else { 5 };
     match (t, b.index) {
-        ("cbox", i) if i < half => 0,
-        ("cbox", _) => 1,
+        (Some(BoxKind::Cbox), i) if i < half => 0,
+        (Some(BoxKind::Cbox), _) => 1,
         (_, i) => i.min(1),
     }
 }

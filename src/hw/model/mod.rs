@@ -21,7 +21,7 @@ mod regs;
 
 pub use count::{Occurrence, Props};
 
-use super::desc::{Platform, PlatformId, Space};
+use super::desc::{BoxKind, Platform, PlatformId, Space};
 use super::pci::Role;
 use super::platforms;
 
@@ -259,7 +259,7 @@ impl Model {
                     if k >= MAX_BOXES {
                         break;
                     }
-                    let family = family_of(p, t.name);
+                    let family = family_of(p, Some(t.kind));
                     let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || i == 0);
                     sock.boxes[k] = ModelBox {
                         family,
@@ -314,13 +314,13 @@ impl Model {
         }
     }
 
-    /// Index of the box of type `ty` (by name) and instance `index` in a socket.
-    pub fn find_box(&self, ty: &str, index: u8) -> Result<usize, ModelError> {
+    /// Index of the box of kind `ty` and instance `index` in a socket.
+    pub fn find_box(&self, ty: BoxKind, index: u8) -> Result<usize, ModelError> {
         let desc = self.desc();
         let ti = desc
             .types
             .iter()
-            .position(|t| t.name == ty)
+            .position(|t| t.kind == ty)
             .ok_or(ModelError::NoBox)? as u8;
         self.sockets[0].boxes[..self.sockets[0].n_boxes]
             .iter()
@@ -368,7 +368,7 @@ impl Model {
     pub fn inject(
         &mut self,
         s: usize,
-        ty: &str,
+        ty: BoxKind,
         index: u8,
         occ: &Occurrence,
     ) -> Result<u32, ModelError> {
@@ -385,7 +385,7 @@ impl Model {
     pub fn inject_programmed(
         &mut self,
         s: usize,
-        ty: &str,
+        ty: BoxKind,
         index: u8,
         n: u64,
     ) -> Result<u32, ModelError> {
@@ -432,7 +432,7 @@ impl Model {
 
     /// Puts the registers of box (`ty`, `index`) on socket `s` in their
     /// reset state, as a newly bound device has them.
-    pub fn reset_box(&mut self, s: usize, ty: &str, index: u8) -> Result<(), ModelError> {
+    pub fn reset_box(&mut self, s: usize, ty: BoxKind, index: u8) -> Result<(), ModelError> {
         let k = self.find_box(ty, index)?;
         let b = &mut self.socket_mut(s)?.boxes[k];
         *b = ModelBox {
@@ -461,7 +461,7 @@ impl Model {
     pub fn preload(
         &mut self,
         s: usize,
-        ty: &str,
+        ty: BoxKind,
         index: u8,
         c: usize,
         v: u64,
@@ -493,23 +493,23 @@ pub fn box_index(p: &Platform, ti: usize, i: u8) -> Option<usize> {
 }
 
 /// The model's behaviour class of a box type of a platform.
-fn family_of(p: PlatformId, ty: &str) -> Family {
+fn family_of(p: PlatformId, ty: Option<BoxKind>) -> Family {
     match p {
         PlatformId::SandyBridgeEp => match ty {
-            "ubox" => Family::EpUbox,
-            "ha" | "imc" => Family::SnbNoReset,
+            Some(BoxKind::Ubox) => Family::EpUbox,
+            Some(BoxKind::Ha) | Some(BoxKind::Imc) => Family::SnbNoReset,
             _ => Family::SnbBox,
         },
         PlatformId::IvyBridgeEp => match ty {
-            "ubox" => Family::EpUbox,
+            Some(BoxKind::Ubox) => Family::EpUbox,
             _ => Family::IvbBox,
         },
         PlatformId::NehalemEx | PlatformId::WestmereEx => match ty {
-            "ubox" => Family::NhmUbox,
+            Some(BoxKind::Ubox) => Family::NhmUbox,
             _ => Family::NhmBox,
         },
         PlatformId::Skylake => match ty {
-            "imc" => Family::SklImc,
+            Some(BoxKind::Imc) => Family::SklImc,
             _ => Family::Skl,
         },
         PlatformId::Xeon7100 | PlatformId::Xeon7400 => Family::L3,

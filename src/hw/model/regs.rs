@@ -6,7 +6,7 @@
 
 use super::{Family, Model, ModelBox, ModelError, Socket};
 use crate::hw::bits::low_mask;
-use crate::hw::desc::{BoxType, PlatformId, Space};
+use crate::hw::desc::{BoxKind, BoxType, PlatformId, Space};
 use crate::hw::pci::{self, Role};
 use crate::hw::platforms::{self, l3, nhmex, skl};
 
@@ -59,29 +59,29 @@ pub(super) mod skl_bits {
 }
 
 /// Implemented bits of a counter control register, by family and box type.
-pub(super) fn ctl_valid(p: PlatformId, fam: Family, ty: &str) -> u64 {
+pub(super) fn ctl_valid(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 {
     match fam {
         // U: thresh 28:24, invert 23, en 22, edge 18, umask, ev_sel (Table 2-2).
         Family::EpUbox => 0x1fc4_ffff,
         Family::SnbBox | Family::SnbNoReset | Family::IvbBox => match ty {
             // C-box adds tid_en (Table 2-10).
-            "cbox" => 0xffcc_ffff,
+            Some(BoxKind::Cbox) => 0xffcc_ffff,
             // PCU: occ_edge_det 31, occ_invert 30, thresh 28:24, inv 23, en
             // 22, ev_sel_ext 21, edge 18, occ_sel 15:14, ev_sel.
-            "pcu" => 0xdfe4_c0ff,
+            Some(BoxKind::Pcu) => 0xdfe4_c0ff,
             // QPI: ev_sel_ext 21.
-            "qpi" => 0xffe4_ffff,
+            Some(BoxKind::Qpi) => 0xffe4_ffff,
             _ => 0xffc4_ffff,
         },
         Family::NhmUbox => 0x0054_00ff,
         Family::NhmBox => match ty {
             // B: pmi_en 20, ev_sel 5:1, en 0 (Table 2-20).
-            "bbox" => 0x0010_003f,
+            Some(BoxKind::Bbox) => 0x0010_003f,
             // M: set_flag_sel 21:19, inc_sel 13:9, flag/wrap/storage/count
             // modes 7:2, pmi_en 1, en 0 (Table 2-67).
-            "mbox" => 0x0038_3eff,
+            Some(BoxKind::Mbox) => 0x0038_3eff,
             // R: pmi_en 6, ev_sel 5:1, en 0 (Table 2-44).
-            "rbox" => 0x7f,
+            Some(BoxKind::Rbox) => 0x7f,
             // C, S, W: thresh, invert, en, pmi_en, edge, umask, ev_sel.
             _ => 0xffd4_ffff,
         },
@@ -99,25 +99,27 @@ fn box_type(p: PlatformId, b: &ModelBox) -> Option<&'static BoxType> {
 }
 
 /// Auxiliary register index of MSR `msr` for box `b`.
-fn aux_msr(p: PlatformId, ty: &str, i: u32, msr: u32) -> Option<usize> {
+fn aux_msr(p: PlatformId, ty: Option<BoxKind>, i: u32, msr: u32) -> Option<usize> {
     let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
     match (nhm, ty) {
-        (false, "cbox") if msr == 0xd14 + 0x20 * i => Some(0),
-        (false, "cbox") if p == PlatformId::IvyBridgeEp && msr == 0xd1a + 0x20 * i => Some(1),
-        (false, "pcu") if msr == 0xc34 => Some(0),
-        (true, "bbox") if (0xe45 + 8 * i..=0xe46 + 8 * i).contains(&msr) => {
+        (false, Some(BoxKind::Cbox)) if msr == 0xd14 + 0x20 * i => Some(0),
+        (false, Some(BoxKind::Cbox)) if p == PlatformId::IvyBridgeEp && msr == 0xd1a + 0x20 * i => {
+            Some(1)
+        }
+        (false, Some(BoxKind::Pcu)) if msr == 0xc34 => Some(0),
+        (true, Some(BoxKind::Bbox)) if (0xe45 + 8 * i..=0xe46 + 8 * i).contains(&msr) => {
             Some((msr - (0xe45 + 8 * i)) as usize)
         }
-        (true, "sbox") if (0xe48 + 0x10 * i..=0xe4a + 0x10 * i).contains(&msr) => {
+        (true, Some(BoxKind::Sbox)) if (0xe48 + 0x10 * i..=0xe4a + 0x10 * i).contains(&msr) => {
             Some((msr - (0xe48 + 0x10 * i)) as usize)
         }
-        (true, "mbox") if (0xca4 + 0x40 * i..=0xcab + 0x40 * i).contains(&msr) => {
+        (true, Some(BoxKind::Mbox)) if (0xca4 + 0x40 * i..=0xcab + 0x40 * i).contains(&msr) => {
             Some((msr - (0xca4 + 0x40 * i)) as usize)
         }
-        (true, "mbox") if (0xe54 + 8 * i..=0xe56 + 8 * i).contains(&msr) => {
+        (true, Some(BoxKind::Mbox)) if (0xe54 + 8 * i..=0xe56 + 8 * i).contains(&msr) => {
             Some(8 + (msr - (0xe54 + 8 * i)) as usize)
         }
-        (true, "rbox") => (0..4).find_map(|q| {
+        (true, Some(BoxKind::Rbox)) => (0..4).find_map(|q| {
             let port = 4 * i + q;
             let xbr = |set: u32| set + if port < 4 { 0 } else { 0x10 } + 4 * port;
             let qlx = if port < 4 {
@@ -194,7 +196,7 @@ pub(super) fn decode_msr(p: PlatformId, b: &ModelBox, msr: u32) -> Option<Reg> {
             }
         }
     }
-    aux_msr(p, t.name, i as u32, msr).map(Reg::Aux)
+    aux_msr(p, Some(t.kind), i as u32, msr).map(Reg::Aux)
 }
 
 fn nhm_summary(p: PlatformId, sock: &Socket, s_box: u32) -> u64 {
@@ -209,21 +211,21 @@ fn nhm_summary(p: PlatformId, sock: &Socket, s_box: u32) -> u64 {
         // Table 2-26: which box reports to which S-box summary bit. On
         // Nehalem-EX (eight C-boxes) `ov_c_r` (bit 0) is C-boxes 2/3 and
         // 6/7, `ov_c_l` (bit 2) 0/1 and 4/5, and there is no bit 20.
-        let bit = match (t.name, i) {
-            ("cbox", 2 | 3) if nhmex && s_box == 0 => 0,
-            ("cbox", 6 | 7) if nhmex && s_box == 1 => 0,
-            ("cbox", 0 | 1) if nhmex && s_box == 0 => 2,
-            ("cbox", 4 | 5) if nhmex && s_box == 1 => 2,
-            ("cbox", _) if nhmex => continue,
-            ("cbox", 0 | 1) if s_box == 0 => 0,
-            ("cbox", 5 | 6) if s_box == 1 => 0,
-            ("cbox", 2 | 3) if s_box == 0 => 2,
-            ("cbox", 7 | 8) if s_box == 1 => 2,
-            ("cbox", 4) if s_box == 0 => 20,
-            ("cbox", 9) if s_box == 1 => 20,
-            ("rbox", x) if x == s_box => 19,
-            ("sbox", x) if x == s_box => 18,
-            ("mbox" | "bbox", x) if x == s_box => 16,
+        let bit = match (Some(t.kind), i) {
+            (Some(BoxKind::Cbox), 2 | 3) if nhmex && s_box == 0 => 0,
+            (Some(BoxKind::Cbox), 6 | 7) if nhmex && s_box == 1 => 0,
+            (Some(BoxKind::Cbox), 0 | 1) if nhmex && s_box == 0 => 2,
+            (Some(BoxKind::Cbox), 4 | 5) if nhmex && s_box == 1 => 2,
+            (Some(BoxKind::Cbox), _) if nhmex => continue,
+            (Some(BoxKind::Cbox), 0 | 1) if s_box == 0 => 0,
+            (Some(BoxKind::Cbox), 5 | 6) if s_box == 1 => 0,
+            (Some(BoxKind::Cbox), 2 | 3) if s_box == 0 => 2,
+            (Some(BoxKind::Cbox), 7 | 8) if s_box == 1 => 2,
+            (Some(BoxKind::Cbox), 4) if s_box == 0 => 20,
+            (Some(BoxKind::Cbox), 9) if s_box == 1 => 20,
+            (Some(BoxKind::Rbox), x) if x == s_box => 19,
+            (Some(BoxKind::Sbox), x) if x == s_box => 18,
+            (Some(BoxKind::Mbox) | Some(BoxKind::Bbox), x) if x == s_box => 16,
             _ => continue,
         };
         v |= 1 << bit;
@@ -244,7 +246,8 @@ pub(super) fn nhm_u_status(p: PlatformId, sock: &Socket) -> u64 {
     }
     let w = sock.boxes[..sock.n_boxes].iter().any(|b| {
         b.family == Family::NhmBox
-            && box_type(PlatformId::WestmereEx, b).is_some_and(|t| t.name == "wbox")
+            && box_type(PlatformId::WestmereEx, b)
+                .is_some_and(|t| Some(t.kind) == Some(BoxKind::Wbox))
             && b.status != 0
     });
     if latched & u::OV_W != 0 && w {
@@ -303,7 +306,7 @@ fn wbox_erratum(p: PlatformId, b: &ModelBox, r: Reg, v: u64) -> u64 {
     let counter = matches!(r, Reg::Ctr(_) | Reg::FixedCtr);
     if p == PlatformId::WestmereEx
         && counter
-        && box_type(p, b).is_some_and(|t| t.name == "wbox")
+        && box_type(p, b).is_some_and(|t| Some(t.kind) == Some(BoxKind::Wbox))
         && v & 0xff_ffff <= 1
     {
         (v + 0x100_0000) & low_mask(48)
@@ -425,7 +428,7 @@ pub(super) fn group_first(b: &ModelBox) -> usize {
 }
 
 fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Result<(), ModelError> {
-    let ty = box_type(p, &sock.boxes[k]).map_or("", |t| t.name);
+    let ty = box_type(p, &sock.boxes[k]).map(|t| t.kind);
     let b = &mut sock.boxes[k];
     let wmask = low_mask(u32::from(b.width));
     match r {
@@ -477,7 +480,7 @@ fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Resu
             }
             // NHM-EX/WSM-EX S-box `reset_occ_cnt` (Table 2-30): clears the
             // counter's occupancy subcounter; a command, not kept.
-            if b.family == Family::NhmBox && ty == "sbox" && v & (1 << 17) != 0 {
+            if b.family == Family::NhmBox && ty == Some(BoxKind::Sbox) && v & (1 << 17) != 0 {
                 b.occ[j] = 0;
             }
             b.ctrs[j].ctl = v & valid;
@@ -499,7 +502,11 @@ fn write_reg(p: PlatformId, sock: &mut Socket, k: usize, r: Reg, v: u64) -> Resu
         Reg::Aux(a) => {
             // S-box: writing match/mask while MM_CFG.mm_en is set faults
             // (325294 §2.5.3.4 b).
-            if b.family == Family::NhmBox && ty == "sbox" && a != 0 && b.aux[0] & (1 << 63) != 0 {
+            if b.family == Family::NhmBox
+                && ty == Some(BoxKind::Sbox)
+                && a != 0
+                && b.aux[0] & (1 << 63) != 0
+            {
                 return Err(ModelError::NoRegister);
             }
             b.aux[a] = v;
@@ -546,7 +553,7 @@ fn find_role(m_p: PlatformId, sock: &Socket, role: Role) -> Option<usize> {
     let desc = platforms::by_id(m_p);
     sock.boxes[..sock.n_boxes].iter().position(|b| match role {
         Role::Box { ty, index } => {
-            desc.types.get(b.ty as usize).is_some_and(|t| t.name == ty) && b.index == index
+            desc.types.get(b.ty as usize).is_some_and(|t| t.kind == ty) && b.index == index
         }
         Role::QpiFilter { port } => b.family == Family::QpiFilter && b.index == port,
         Role::Ubox => false,

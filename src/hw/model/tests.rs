@@ -37,7 +37,7 @@ impl Drv {
                     .cfg_write(
                         self.s,
                         Role::Box {
-                            ty: t.name,
+                            ty: t.kind,
                             index: i as u8,
                         },
                         off.offset(),
@@ -67,7 +67,7 @@ impl Drv {
     fn read(&self, t: &BoxType, i: usize, c: Ctr) -> u64 {
         let r = program::counter_reg(t, i, c);
         let role = Role::Box {
-            ty: t.name,
+            ty: t.kind,
             index: i as u8,
         };
         let v = match r.addr {
@@ -94,7 +94,7 @@ struct Prog {
 fn program(d: &mut Drv, t: &'static BoxType, i: usize, attr: Attr, shared: &mut Shared) -> Prog {
     let p = d.m.desc();
     let g = GlobalState::default();
-    let e = encode(t, i, attr).unwrap_or_else(|err| panic!("{}: {}", t.name, err));
+    let e = encode(t, i, attr).unwrap_or_else(|err| panic!("{}: {}", t.name(), err));
     d.exec(t, i, &program::global_init(p, &g));
     d.exec(t, i, &program::box_init(t, i));
     let ctr = match e.kind {
@@ -176,15 +176,15 @@ fn every_box_of_every_platform_counts_injections_exactly() {
                     let pr = program(&mut d, t, i, attr, &mut sh);
                     let before = d.read(t, i, pr.ctr);
                     occ.cycles = 1000 + i as u64;
-                    let hits = d.m.inject(s, t.name, i as u8, &occ).unwrap();
-                    assert_eq!(hits, 1, "{}/{}{}", p.name, t.name, i);
+                    let hits = d.m.inject(s, t.kind, i as u8, &occ).unwrap();
+                    assert_eq!(hits, 1, "{}/{}{}", p.name, t.name(), i);
                     let after = d.read(t, i, pr.ctr);
                     assert_eq!(
                         delta(before, after, pr.width),
                         1000 + i as u64,
                         "{}/{}{} socket {}",
                         p.name,
-                        t.name,
+                        t.name(),
                         i,
                         s
                     );
@@ -196,7 +196,7 @@ fn every_box_of_every_platform_counts_injections_exactly() {
                         0,
                         "{}/{}{}: socket {} counted",
                         p.name,
-                        t.name,
+                        t.name(),
                         i,
                         other
                     );
@@ -214,9 +214,9 @@ fn fixed_counters_count_clockticks() {
             let mut sh = Shared::default();
             let pr = program(&mut d, t, 0, Attr::config(0xff), &mut sh);
             assert_eq!(pr.ctr, Ctr::Fixed);
-            d.m.inject(0, t.name, 0, &Occurrence::simple(0xff, 0, 123_456))
+            d.m.inject(0, t.kind, 0, &Occurrence::simple(0xff, 0, 123_456))
                 .unwrap();
-            assert_eq!(d.read(t, 0, Ctr::Fixed), 123_456, "{}/{}", p.name, t.name);
+            assert_eq!(d.read(t, 0, Ctr::Fixed), 123_456, "{}/{}", p.name, t.name());
         }
     }
 }
@@ -233,17 +233,17 @@ fn counts_are_exact_across_wraps_for_every_width() {
                 continue;
             };
             let max = low_mask(pr.width);
-            d.m.preload(0, t.name, 0, j as usize, max - 10).unwrap();
+            d.m.preload(0, t.kind, 0, j as usize, max - 10).unwrap();
             let mut prev = d.read(t, 0, pr.ctr);
             let mut total = 0u64;
             for step in [5u64, 20, 1 << 20, 7] {
                 occ.cycles = step;
-                d.m.inject(0, t.name, 0, &occ).unwrap();
+                d.m.inject(0, t.kind, 0, &occ).unwrap();
                 let now = d.read(t, 0, pr.ctr);
                 total += delta(prev, now, pr.width);
                 prev = now;
             }
-            assert_eq!(total, 5 + 20 + (1 << 20) + 7, "{}/{}", p.name, t.name);
+            assert_eq!(total, 5 + 20 + (1 << 20) + 7, "{}/{}", p.name, t.name());
         }
     }
 }
@@ -257,18 +257,18 @@ fn snbep_box_ctl_bits_are_write_only_and_freeze_needs_frz_en() {
     m.wrmsr(0, 0xd04, 0x10100).unwrap();
     assert_eq!(m.rdmsr(0, 0xd04).unwrap(), 0, "reads as zero");
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 0, "frozen with frz_en");
     // A read-modify-write that clears frz from the value read (0) also
     // clears frz_en; the box runs, but can no longer be frozen by frz alone.
     let v = m.rdmsr(0, 0xd04).unwrap() & !(1 << 8);
     m.wrmsr(0, 0xd04, v).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 10);
     m.wrmsr(0, 0xd04, 1 << 8).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
     assert_eq!(
         m.rdmsr(0, 0xd16).unwrap(),
@@ -283,7 +283,7 @@ fn snbep_reset_bits() {
     // iMC and HA have no reset bits.
     let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
     m.wrmsr(0, 0xd04, 0x2).unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 0);
@@ -291,11 +291,11 @@ fn snbep_reset_bits() {
     m.wrmsr(0, 0xd04, 0x1).unwrap();
     assert_eq!(m.rdmsr(0, 0xd10).unwrap(), 0);
     let imc = Role::Box {
-        ty: "imc",
+        ty: BoxKind::Imc,
         index: 0,
     };
     m.cfg_write(0, imc, 0xd8, 0x40_0304).unwrap();
-    m.inject(0, "imc", 0, &Occurrence::simple(0x04, 3, 5))
+    m.inject(0, BoxKind::Imc, 0, &Occurrence::simple(0x04, 3, 5))
         .unwrap();
     m.cfg_write(0, imc, 0xf4, 0x3).unwrap();
     assert_eq!(m.cfg_read(0, imc, 0xa0).unwrap(), 5, "iMC ignores rst_ctrs");
@@ -334,9 +334,9 @@ fn snbep_cbox_filter_tid_state_opc() {
         },
         ..Occurrence::simple(0x34, 0x03, 7)
     };
-    m.inject(0, "cbox", 0, &occ(3, 2)).unwrap();
-    m.inject(0, "cbox", 0, &occ(2, 2)).unwrap();
-    m.inject(0, "cbox", 0, &occ(3, 1)).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ(3, 2)).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ(2, 2)).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ(3, 1)).unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 7, "TID 3 and state E only");
     assert_eq!(
         m.rdmsr(0, 0xd17).unwrap(),
@@ -349,12 +349,16 @@ fn snbep_cbox_filter_tid_state_opc() {
 fn pci_counters_split_into_dwords() {
     // Table 1-3: PCI counters at 0xa0 + 8j, 48 bits.
     let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
-    let ha = Role::Box { ty: "ha", index: 0 };
+    let ha = Role::Box {
+        ty: BoxKind::Ha,
+        index: 0,
+    };
     m.cfg_write(0, ha, 0xa4, 0xffff_ffff).unwrap();
     m.cfg_write(0, ha, 0xa0, 0xffff_fffe).unwrap();
     assert_eq!(m.cfg_read(0, ha, 0xa4).unwrap(), 0xffff, "48-bit counter");
     m.cfg_write(0, ha, 0xd8, 0x40_0101).unwrap();
-    m.inject(0, "ha", 0, &Occurrence::simple(1, 1, 3)).unwrap();
+    m.inject(0, BoxKind::Ha, 0, &Occurrence::simple(1, 1, 3))
+        .unwrap();
     assert_eq!(m.cfg_read(0, ha, 0xa0).unwrap(), 1);
     assert_eq!(m.cfg_read(0, ha, 0xa4).unwrap(), 0, "wrapped");
     assert_eq!(m.cfg_read(0, ha, 0), Ok(0x3c46_8086));
@@ -364,7 +368,10 @@ fn pci_counters_split_into_dwords() {
 fn split_read_of_a_model_counter_never_tears() {
     // The low dword carries into the high dword between the two reads.
     let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
-    let ha = Role::Box { ty: "ha", index: 0 };
+    let ha = Role::Box {
+        ty: BoxKind::Ha,
+        index: 0,
+    };
     m.cfg_write(0, ha, 0xd8, 0x40_0101).unwrap();
     m.cfg_write(0, ha, 0xa0, 0xffff_fff0).unwrap();
     let cell = core::cell::RefCell::new(m);
@@ -376,7 +383,7 @@ fn split_read_of_a_model_counter_never_tears() {
             let hi = cell.borrow().cfg_read(0, ha, 0xa4).unwrap();
             if his == 1 {
                 cell.borrow_mut()
-                    .inject(0, "ha", 0, &Occurrence::simple(1, 1, 0x20))
+                    .inject(0, BoxKind::Ha, 0, &Occurrence::simple(1, 1, 0x20))
                     .unwrap();
             }
             Ok(hi)
@@ -437,8 +444,8 @@ fn qpi_match_mask_in_the_helper_device() {
         },
         ..Occurrence::simple(0x38, 0, 1)
     };
-    d.m.inject(0, "qpi", 1, &pk(0x1c40)).unwrap();
-    d.m.inject(0, "qpi", 1, &pk(0x1d00)).unwrap();
+    d.m.inject(0, BoxKind::Qpi, 1, &pk(0x1c40)).unwrap();
+    d.m.inject(0, BoxKind::Qpi, 1, &pk(0x1d00)).unwrap();
     assert_eq!(d.read(t, 1, pr.ctr), 1);
 }
 
@@ -465,9 +472,9 @@ fn pcu_band_threshold() {
         },
         ..Occurrence::simple(0xb, 0, 100)
     };
-    d.m.inject(0, "pcu", 0, &at(19)).unwrap();
-    d.m.inject(0, "pcu", 0, &at(20)).unwrap();
-    d.m.inject(0, "pcu", 0, &at(30)).unwrap();
+    d.m.inject(0, BoxKind::Pcu, 0, &at(19)).unwrap();
+    d.m.inject(0, BoxKind::Pcu, 0, &at(20)).unwrap();
+    d.m.inject(0, BoxKind::Pcu, 0, &at(30)).unwrap();
     assert_eq!(d.read(t, 0, pr.ctr), 200);
 }
 
@@ -484,7 +491,7 @@ fn threshold_invert_edge() {
     m.wrmsr(0, 0xd11, 0x0440_0114).unwrap();
     m.wrmsr(0, 0xd12, 0x06c0_0114).unwrap();
     m.wrmsr(0, 0xd13, 0x0144_0114).unwrap();
-    m.inject(0, "cbox", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ).unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 50, "raw increments");
     assert_eq!(m.rdmsr(0, 0xd17).unwrap(), 10, "inc 5 >= 4 in 10 cycles");
     assert_eq!(m.rdmsr(0, 0xd18).unwrap(), 10, "inc 5 < 6 inverted");
@@ -498,11 +505,11 @@ fn ivbep_frz_freezes_without_frz_en() {
     let mut m = Model::new(PlatformId::IvyBridgeEp, 1);
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
     m.wrmsr(0, 0xd04, 1 << 8).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 0);
     m.wrmsr(0, 0xd04, 0).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), 10);
 }
@@ -528,8 +535,8 @@ fn ivbep_cbox_filter_is_split_over_two_msrs() {
         },
         ..Occurrence::simple(0x34, 0x41, 4)
     };
-    d.m.inject(0, "cbox", 3, &occ(1, 0)).unwrap();
-    d.m.inject(0, "cbox", 3, &occ(0, 0)).unwrap();
+    d.m.inject(0, BoxKind::Cbox, 3, &occ(1, 0)).unwrap();
+    d.m.inject(0, BoxKind::Cbox, 3, &occ(0, 0)).unwrap();
     assert_eq!(d.read(t, 3, pr.ctr), 4);
 }
 
@@ -541,15 +548,15 @@ fn wsmex_enable_hierarchy() {
     let mut m = Model::new(PlatformId::WestmereEx, 1);
     let occ = Occurrence::simple(0x14, 1, 10);
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
-    m.inject(0, "cbox", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ).unwrap();
     m.wrmsr(0, 0xd00, 1).unwrap();
-    m.inject(0, "cbox", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ).unwrap();
     assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 0, "no en_all yet");
     m.wrmsr(0, 0xc00, 1 << 28).unwrap();
-    m.inject(0, "cbox", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ).unwrap();
     assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 10);
     m.wrmsr(0, 0xd00, 0).unwrap();
-    m.inject(0, "cbox", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Cbox, 0, &occ).unwrap();
     assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 10, "box enable cleared");
     // rst_all clears every counter (Table 2-2).
     m.wrmsr(0, 0xc00, (1 << 29) | (1 << 28)).unwrap();
@@ -572,7 +579,7 @@ fn wsmex_overflow_propagates_up_and_clears_down() {
     let mut m = Model::new(PlatformId::WestmereEx, 1);
     m.wrmsr(0, 0xc00, (1 << 28) | (1 << 3)).unwrap(); // en_all, PMI to core 2
     arm_cbox(&mut m, 7, 5);
-    m.inject(0, "cbox", 7, &Occurrence::simple(0x14, 1, 10))
+    m.inject(0, BoxKind::Cbox, 7, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xde1).unwrap(), 1, "C-box 7 counter 0");
     assert_eq!(m.rdmsr(0, 0xcc3).unwrap(), 1 << 2, "S1 ov_c_m");
@@ -618,9 +625,10 @@ fn wsmex_summary_bits_cover_every_box() {
         let (attr, mut occ) = sample(t);
         let pr = program(&mut d, t, i as usize, attr, &mut sh);
         let Ctr::General(j) = pr.ctr else { panic!() };
-        d.m.preload(0, ty, i, j as usize, (1 << 48) - 1).unwrap();
+        d.m.preload(0, t.kind, i, j as usize, (1 << 48) - 1)
+            .unwrap();
         occ.cycles = 2;
-        d.m.inject(0, ty, i, &occ).unwrap();
+        d.m.inject(0, t.kind, i, &occ).unwrap();
         assert_eq!(d.m.rdmsr(0, summary).unwrap(), sbit, "{ty}{i}");
         assert_eq!(d.m.rdmsr(0, 0xc01).unwrap() & 0xf, ubit, "{ty}{i}");
         assert_eq!(d.m.take_pmi(0), 0, "no pmi_en, no PMI");
@@ -631,7 +639,7 @@ fn wsmex_summary_bits_cover_every_box() {
     let mut sh = Shared::default();
     program(&mut d, t, 0, Attr::config(0xff), &mut sh);
     d.m.wrmsr(0, 0x394, (1 << 48) - 1).unwrap();
-    d.m.inject(0, "wbox", 0, &Occurrence::simple(0xff, 0, 3))
+    d.m.inject(0, BoxKind::Wbox, 0, &Occurrence::simple(0xff, 0, 3))
         .unwrap();
     assert_eq!(d.m.rdmsr(0, 0xc81).unwrap(), 1 << 31);
     assert_eq!(d.m.rdmsr(0, 0xc01).unwrap() & 0xf, 1 << 1);
@@ -641,7 +649,7 @@ fn wsmex_summary_bits_cover_every_box() {
     let pr = program(&mut d, t, 0, Attr::config(0x14), &mut sh);
     assert_eq!(pr.ctr, Ctr::General(0));
     d.m.wrmsr(0, 0xc11, (1 << 48) - 1).unwrap();
-    d.m.inject(0, "ubox", 0, &Occurrence::simple(0x14, 0, 3))
+    d.m.inject(0, BoxKind::Ubox, 0, &Occurrence::simple(0x14, 0, 3))
         .unwrap();
     assert_eq!(d.m.rdmsr(0, 0xc01).unwrap() & 0xf, 1);
 }
@@ -652,11 +660,11 @@ fn wsmex_freeze_on_pmi() {
     let mut m = Model::new(PlatformId::WestmereEx, 1);
     m.wrmsr(0, 0xc00, (1 << 31) | (1 << 28) | (1 << 1)).unwrap();
     arm_cbox(&mut m, 0, 1);
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 3))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 3))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xc00).unwrap() & (1 << 28), 0, "en_all cleared");
     assert_eq!(m.take_pmi(0), 1, "core 0");
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x14, 1, 3))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 3))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xd11).unwrap(), 2, "frozen after the overflow");
 }
@@ -666,7 +674,7 @@ fn wsmex_pmi_only_with_pmi_en_and_a_core() {
     let mut m = Model::new(PlatformId::WestmereEx, 1);
     m.wrmsr(0, 0xc00, 1 << 28).unwrap(); // no core selected
     arm_cbox(&mut m, 1, 1);
-    m.inject(0, "cbox", 1, &Occurrence::simple(0x14, 1, 3))
+    m.inject(0, BoxKind::Cbox, 1, &Occurrence::simple(0x14, 1, 3))
         .unwrap();
     assert_eq!(m.take_pmi(0), 0);
     assert_ne!(
@@ -694,7 +702,7 @@ fn wsmex_mbox_wrap_mode_zero_stops_at_overflow() {
     m.wrmsr(0, 0xca0, 1).unwrap();
     m.wrmsr(0, 0xcb0, (0x6 << 9) | 1).unwrap();
     m.wrmsr(0, 0xcb1, (1 << 48) - 2).unwrap();
-    m.inject(0, "mbox", 0, &Occurrence::simple(0x6, 0, 5))
+    m.inject(0, BoxKind::Mbox, 0, &Occurrence::simple(0x6, 0, 5))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xcb1).unwrap(), (1 << 48) - 1);
 }
@@ -724,7 +732,7 @@ fn wsmex_rbox_pairs_and_ports() {
         },
         ..Occurrence::simple(6, 0, 9)
     };
-    d.m.inject(0, "rbox", 1, &occ).unwrap();
+    d.m.inject(0, BoxKind::Rbox, 1, &occ).unwrap();
     assert_eq!(d.read(t, 1, a.ctr), 9);
 }
 
@@ -737,12 +745,12 @@ fn skl_global_enable_status_and_cbo_config() {
     assert_eq!(m.rdmsr(0, 0x396).unwrap(), 5);
     assert!(m.wrmsr(0, 0x396, 1).is_err());
     m.wrmsr(0, 0x700, 0x50_0134).unwrap(); // en, OVF_EN
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x34, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x34, 1, 10))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0x706).unwrap(), 0, "global EN clear");
     m.wrmsr(0, 0xe01, (1 << 29) | 0x2).unwrap();
     m.wrmsr(0, 0x706, (1 << 44) - 4).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x34, 1, 10))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x34, 1, 10))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0x706).unwrap(), 6);
     assert_eq!(m.rdmsr(0, 0xe02).unwrap(), 1 << 3, "CBO_CTR_OVF");
@@ -755,7 +763,7 @@ fn skl_global_enable_status_and_cbo_config() {
     // FRZ_ON_PMI clears EN.
     m.wrmsr(0, 0xe01, (1 << 31) | (1 << 29) | 0x1).unwrap();
     m.wrmsr(0, 0x706, (1 << 44) - 1).unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0x34, 1, 2))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x34, 1, 2))
         .unwrap();
     assert_eq!(m.rdmsr(0, 0xe01).unwrap() & (1 << 29), 0);
 }
@@ -763,12 +771,13 @@ fn skl_global_enable_status_and_cbo_config() {
 #[test]
 fn skl_imc_free_running_32_bit() {
     let mut m = Model::new(PlatformId::Skylake, 1);
-    m.inject(0, "imc", 0, &Occurrence::simple(1, 0, 0xffff_fff0))
+    m.inject(0, BoxKind::Imc, 0, &Occurrence::simple(1, 0, 0xffff_fff0))
         .unwrap();
-    m.inject(0, "imc", 0, &Occurrence::simple(1, 0, 0x20))
+    m.inject(0, BoxKind::Imc, 0, &Occurrence::simple(1, 0, 0x20))
         .unwrap();
     assert_eq!(m.mmio_read(0, 0x5050).unwrap(), 0x10);
-    m.inject(0, "imc", 0, &Occurrence::simple(5, 0, 3)).unwrap();
+    m.inject(0, BoxKind::Imc, 0, &Occurrence::simple(5, 0, 3))
+        .unwrap();
     assert_eq!(m.mmio_read(0, 0x5048).unwrap(), 3);
 }
 
@@ -784,21 +793,21 @@ fn l3_counts_while_control_non_zero_and_gl_ctl_commands() {
         },
         ..Occurrence::simple(0, 0, 10)
     };
-    m.inject(0, "gbsq", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Gbsq, 0, &occ).unwrap();
     assert_eq!(
         m.rdmsr(0, 0x107cc).unwrap(),
         0,
         "control zero: not counting"
     );
     m.wrmsr(0, 0x107cc, 0x3 << 32).unwrap();
-    m.inject(0, "gbsq", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Gbsq, 0, &occ).unwrap();
     assert_eq!(m.rdmsr(0, 0x107cc).unwrap(), (0x3 << 32) | 10);
     // Freeze counter 0, then reset it (GL_CTL bits 0, 2 and select 16).
     m.wrmsr(0, 0x107d8, (1 << 16) | 1).unwrap();
-    m.inject(0, "gbsq", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Gbsq, 0, &occ).unwrap();
     assert_eq!(m.rdmsr(0, 0x107cc).unwrap() & 0xffff_ffff, 10);
     m.wrmsr(0, 0x107d8, (1 << 16) | 4 | 2).unwrap();
-    m.inject(0, "gbsq", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Gbsq, 0, &occ).unwrap();
     assert_eq!(
         m.rdmsr(0, 0x107cc).unwrap() & 0xffff_ffff,
         10,
@@ -806,7 +815,7 @@ fn l3_counts_while_control_non_zero_and_gl_ctl_commands() {
     );
     // Overflow sets GL_event_status.
     m.wrmsr(0, 0x107cd, (0x3 << 32) | 0xffff_fffe).unwrap();
-    m.inject(0, "gbsq", 0, &occ).unwrap();
+    m.inject(0, BoxKind::Gbsq, 0, &occ).unwrap();
     assert_eq!(m.rdmsr(0, 0x107d8).unwrap() >> 48, 0b10);
     m.wrmsr(0, 0x107d8, 0b10 << 48).unwrap();
     assert_eq!(m.rdmsr(0, 0x107d8).unwrap() >> 48, 0);
@@ -831,7 +840,7 @@ fn overflow_status_accounting_over_a_thousand_wraps() {
         d.s = s;
         let pr = program(&mut d, cbox, 3, Attr::config(0x0114), &mut sh);
         assert_eq!(pr.ctr, Ctr::General(0));
-        d.m.preload(s, "cbox", 3, 0, (1 << 48) - 3).unwrap();
+        d.m.preload(s, BoxKind::Cbox, 3, 0, (1 << 48) - 3).unwrap();
         *pv = (1 << 48) - 3;
     }
     let ob = overflow_bit(p, cbox, 3, Ctr::General(0)).unwrap();
@@ -844,7 +853,7 @@ fn overflow_status_accounting_over_a_thousand_wraps() {
         let s = (k % 2) as usize;
         // Just under one wrap, so most steps pass the previous value again.
         let n = (1 << 48) - 1 - (k % 7);
-        d.m.inject(s, "cbox", 3, &Occurrence::simple(0x14, 1, n))
+        d.m.inject(s, BoxKind::Cbox, 3, &Occurrence::simple(0x14, 1, n))
             .unwrap();
         want[s] += n;
         let (now, ovf) =
@@ -870,11 +879,12 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     let pr = program(&mut d, t, 0, Attr::config(0x0114), &mut sh);
     let Ctr::General(j) = pr.ctr else { panic!() };
     // Just below a 2^24 boundary.
-    d.m.preload(0, "wbox", 0, j as usize, 0xff_fff0).unwrap();
+    d.m.preload(0, BoxKind::Wbox, 0, j as usize, 0xff_fff0)
+        .unwrap();
     let raw = |d: &Drv| d.m.rdmsr(0, 0xc91 + 2 * u32::from(j)).unwrap();
     let before = d.read(t, 0, pr.ctr);
     assert_eq!(before, 0xff_fff0);
-    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x10))
+    d.m.inject(0, BoxKind::Wbox, 0, &Occurrence::simple(0x14, 0x01, 0x10))
         .unwrap();
     // The counter holds 0x1000000: the raw read is 0x1000000 too high.
     assert_eq!(raw(&d), 0x200_0000);
@@ -883,7 +893,7 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     assert_eq!(delta(before, after, pr.width), 0x10);
     // Uncorrected, one such read followed by a good one gives a delta near
     // 2^48 (what the driver did before the correction).
-    d.m.inject(0, "wbox", 0, &Occurrence::simple(0x14, 0x01, 0x5))
+    d.m.inject(0, BoxKind::Wbox, 0, &Occurrence::simple(0x14, 0x01, 0x5))
         .unwrap();
     let good = raw(&d);
     assert_eq!(good, 0x100_0005);
@@ -893,7 +903,8 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     let tn = crate::hw::platforms::nhmex::NHMEX.box_type("wbox").unwrap();
     let prn = program(&mut n, tn, 0, Attr::config(0x0114), &mut sh);
     let Ctr::General(k) = prn.ctr else { panic!() };
-    n.m.preload(0, "wbox", 0, k as usize, 0x100_0000).unwrap();
+    n.m.preload(0, BoxKind::Wbox, 0, k as usize, 0x100_0000)
+        .unwrap();
     assert_eq!(n.m.rdmsr(0, 0xc91 + 2 * u32::from(k)).unwrap(), 0x100_0000);
 }
 
@@ -917,9 +928,9 @@ fn cbox4_overflow_follows_each_parts_summary_map() {
         d.exec(t, 4, &ops);
         let u = program::u_global::EN_ALL | (1 << program::u_global::PMI_CORE_SEL_SHIFT);
         d.m.wrmsr(0, 0xc00, u).unwrap();
-        d.m.preload(0, "cbox", 4, j as usize, (1 << 48) - 2)
+        d.m.preload(0, BoxKind::Cbox, 4, j as usize, (1 << 48) - 2)
             .unwrap();
-        d.m.inject(0, "cbox", 4, &Occurrence::simple(0x14, 0x01, 4))
+        d.m.inject(0, BoxKind::Cbox, 4, &Occurrence::simple(0x14, 0x01, 4))
             .unwrap();
         assert_eq!(d.m.take_pmi(0), 1, "{:?}: a PMI to core 0", p);
         assert_eq!(d.m.rdmsr(0, side_summary).unwrap(), 1 << bit, "{:?}", p);
@@ -927,7 +938,7 @@ fn cbox4_overflow_follows_each_parts_summary_map() {
         let found: std::vec::Vec<_> = w
             .hits()
             .iter()
-            .map(|h| (desc.types[h.ty as usize].name, h.index, h.counters))
+            .map(|h| (desc.types[h.ty as usize].name(), h.index, h.counters))
             .collect();
         assert_eq!(found, [("cbox", 4, 1 << j)], "{:?}", p);
     }
@@ -952,7 +963,7 @@ fn sbox_occupancy_starts_from_zero() {
             let mut sh = Shared::default();
             let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
             let before = d.read(t, 0, pr.ctr);
-            d.m.inject(0, "sbox", 0, &occ).unwrap();
+            d.m.inject(0, BoxKind::Sbox, 0, &occ).unwrap();
             let after = d.read(t, 0, pr.ctr);
             assert_eq!(delta(before, after, pr.width), 300, "round {}", round);
         }
@@ -963,14 +974,14 @@ fn sbox_occupancy_starts_from_zero() {
     let mut d = Drv::new(PlatformId::WestmereEx, 1);
     let mut sh = Shared::default();
     let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
-    d.m.inject(0, "sbox", 0, &occ).unwrap();
+    d.m.inject(0, BoxKind::Sbox, 0, &occ).unwrap();
     let Ctr::General(j) = pr.ctr else { panic!() };
     let ctl = 0xc50 + 2 * u32::from(j);
     let v = d.m.rdmsr(0, ctl).unwrap();
     d.m.wrmsr(0, ctl, 0).unwrap();
     d.m.wrmsr(0, ctl, v & !program::S_RESET_OCC_CNT).unwrap();
     let before = d.read(t, 0, pr.ctr);
-    d.m.inject(0, "sbox", 0, &occ).unwrap();
+    d.m.inject(0, BoxKind::Sbox, 0, &occ).unwrap();
     assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 600);
 }
 
@@ -1006,7 +1017,7 @@ fn cbox_filter_bit_numbers_past_the_register_do_not_count() {
                     ..Props::default()
                 }
             };
-            d.m.inject(0, "cbox", 0, &Occurrence { props, ..base })
+            d.m.inject(0, BoxKind::Cbox, 0, &Occurrence { props, ..base })
                 .unwrap();
             assert_eq!(
                 delta(before, d.read(t, 0, pr.ctr), pr.width),
@@ -1028,7 +1039,7 @@ fn cbox_filter_bit_numbers_past_the_register_do_not_count() {
                     }
                 };
                 let before = d.read(t, 0, pr.ctr);
-                d.m.inject(0, "cbox", 0, &Occurrence { props, ..base })
+                d.m.inject(0, BoxKind::Cbox, 0, &Occurrence { props, ..base })
                     .unwrap();
                 assert_eq!(
                     d.read(t, 0, pr.ctr),
@@ -1055,16 +1066,16 @@ fn steps_of_a_whole_wrap_are_refused() {
         inc: 2,
         ..Occurrence::simple(1, 0, u64::MAX)
     };
-    assert_eq!(m.inject(0, "imc", 0, &huge), Err(ModelError::Range));
+    assert_eq!(m.inject(0, BoxKind::Imc, 0, &huge), Err(ModelError::Range));
     assert_eq!(
-        m.inject_programmed(0, "imc", 0, u64::MAX),
+        m.inject_programmed(0, BoxKind::Imc, 0, u64::MAX),
         Err(ModelError::Range)
     );
     assert_eq!(m.mmio_read(0, 0x5050).unwrap(), before);
     // A step just below a wrap counts and wraps as modular arithmetic.
     let near = Occurrence::simple(1, 0, (1 << 32) - 1);
-    assert_eq!(m.inject(0, "imc", 0, &near), Ok(1));
-    assert_eq!(m.inject(0, "imc", 0, &near), Ok(1));
+    assert_eq!(m.inject(0, BoxKind::Imc, 0, &near), Ok(1));
+    assert_eq!(m.inject(0, BoxKind::Imc, 0, &near), Ok(1));
 
     // S-box occupancy: 2^40 cycles of 127 entries exceed the 48-bit counter.
     let p = crate::hw::platforms::nhmex::WSMEX;
@@ -1079,10 +1090,13 @@ fn steps_of_a_whole_wrap_are_refused() {
         inc: 127,
         ..Occurrence::simple(0x0a, 0, 1)
     };
-    assert_eq!(d.m.inject(0, "sbox", 0, &full), Ok(1));
+    assert_eq!(d.m.inject(0, BoxKind::Sbox, 0, &full), Ok(1));
     let before = d.read(t, 0, pr.ctr);
     let occ = Occurrence::simple(0x0a, 0, 1 << 47);
-    assert_eq!(d.m.inject(0, "sbox", 0, &occ), Err(ModelError::Range));
+    assert_eq!(
+        d.m.inject(0, BoxKind::Sbox, 0, &occ),
+        Err(ModelError::Range)
+    );
     assert_eq!(d.read(t, 0, pr.ctr), before);
 }
 
@@ -1183,9 +1197,9 @@ mod text {
                     }
                     let before = d.m;
                     let r = if l.programmed {
-                        d.m.inject_programmed(0, t.name, i as u8, l.amount())
+                        d.m.inject_programmed(0, t.kind, i as u8, l.amount())
                     } else {
-                        d.m.inject(0, t.name, i as u8, &l.occ)
+                        d.m.inject(0, t.kind, i as u8, &l.occ)
                     };
                     if r.is_err() {
                         prop_assert_eq!(d.m, before);
@@ -1222,7 +1236,7 @@ fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
         let prev = Prev::new();
         prev.arm(d.read(t, 0, pr.ctr));
         occ.cycles = 100;
-        d.m.inject(0, "fsb", 0, &occ).unwrap();
+        d.m.inject(0, BoxKind::Fsb, 0, &occ).unwrap();
         let mut total = 0u64;
         let mut injected = 100u64;
         if group_frozen {
@@ -1237,7 +1251,7 @@ fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
                     let old = d.m.rdmsr(0, a.addr()).unwrap();
                     // 30 more events, and an observer, between the halves.
                     occ.cycles = 30;
-                    d.m.inject(0, "fsb", 0, &occ).unwrap();
+                    d.m.inject(0, BoxKind::Fsb, 0, &occ).unwrap();
                     injected += 30;
                     let seen = d.read(t, 0, pr.ctr);
                     total += prev.update(pr.width, || Some(seen)).unwrap_or(0);
@@ -1275,18 +1289,19 @@ fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
 /// each queue independently of the driver's list.
 #[test]
 fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
-    let mut from_catalog: Vec<u16> = crate::hw::catalog::parts(PlatformId::WestmereEx, "sbox", 0)
-        .iter()
-        .flat_map(|t| t.iter())
-        .filter(|a| {
-            a.name
-                .split('.')
-                .next()
-                .unwrap_or("")
-                .ends_with("_occupancy")
-        })
-        .filter_map(|a| super::count::alias_event(a.terms))
-        .collect();
+    let mut from_catalog: Vec<u16> =
+        crate::hw::catalog::parts(PlatformId::WestmereEx, BoxKind::Sbox, 0)
+            .iter()
+            .flat_map(|t| t.iter())
+            .filter(|a| {
+                a.name
+                    .split('.')
+                    .next()
+                    .unwrap_or("")
+                    .ends_with("_occupancy")
+            })
+            .filter_map(|a| super::count::alias_event(a.terms))
+            .collect();
     from_catalog.sort_unstable();
     from_catalog.dedup();
     let driver: Vec<u16> = program::S_OCCUPANCY_EVENTS
@@ -1306,7 +1321,7 @@ fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
             let mut sh = Shared::default();
             let pr = program(&mut d, t, 0, Attr::config(u64::from(ev) | 0x100), &mut sh);
             let before = d.read(t, 0, pr.ctr);
-            d.m.inject(0, "sbox", 0, &occ).unwrap();
+            d.m.inject(0, BoxKind::Sbox, 0, &occ).unwrap();
             let after = d.read(t, 0, pr.ctr);
             assert_eq!(
                 delta(before, after, pr.width),
@@ -1375,7 +1390,7 @@ fn sbox_cbox_unit_masks_per_part() {
                 let pr = program(&mut d, t, 0, attr, &mut sh);
                 let before = d.read(t, 0, pr.ctr);
                 let occ = Occurrence::simple(0xe, 1 << (c % width), 7);
-                d.m.inject(0, "sbox", 0, &occ).unwrap();
+                d.m.inject(0, BoxKind::Sbox, 0, &occ).unwrap();
                 let got = delta(before, d.read(t, 0, pr.ctr), pr.width);
                 let want = if named.contains(&c) { 7 } else { 0 };
                 assert_eq!(got, want, "{:?} {}: C-box {}", pid, a.name, c);

@@ -6,7 +6,7 @@
 //! its writes clear every status bit.
 
 use super::*;
-use crate::hw::desc::PlatformId;
+use crate::hw::desc::{BoxKind, PlatformId};
 use crate::hw::model::{Model, Occurrence};
 use crate::hw::platforms::by_id;
 use proptest::prelude::*;
@@ -60,7 +60,7 @@ fn all_counters(p: &Platform) -> Vec<(&'static str, u8, usize)> {
     for t in p.types {
         for i in 0..t.num_boxes {
             for j in 0..t.num_counters as usize {
-                v.push((t.name, i, j));
+                v.push((t.name(), i, j));
             }
         }
     }
@@ -86,10 +86,11 @@ fn check(p: PlatformId, chosen: &[(&'static str, u8, usize)], fixed: bool) {
     for (&(ty, i, j), &ev) in chosen.iter().zip(&evs) {
         let before = m.rdmsr(0, 0xc01).unwrap();
         let _ = before;
-        m.inject(0, ty, i, &occ(ty, ev, j)).unwrap();
+        let kind = by_id(p).box_type(ty).unwrap().kind;
+        m.inject(0, kind, i, &occ(ty, ev, j)).unwrap();
     }
     if fixed {
-        m.inject(0, "wbox", 0, &Occurrence::simple(0xff, 0, 1))
+        m.inject(0, BoxKind::Wbox, 0, &Occurrence::simple(0xff, 0, 1))
             .unwrap();
     }
     let desc = by_id(p);
@@ -101,7 +102,7 @@ fn check(p: PlatformId, chosen: &[(&'static str, u8, usize)], fixed: bool) {
         let t = &desc.types[h.ty as usize];
         for j in 0..32 {
             if h.counters & (1 << j) != 0 {
-                got.insert((t.name, h.index, j as usize));
+                got.insert((t.name(), h.index, j as usize));
             }
         }
         got_fixed |= h.fixed;
@@ -173,9 +174,9 @@ fn skylake_status_bits() {
     m.wrmsr(0, 0x717, (1 << 44) - 1).unwrap();
     m.wrmsr(0, 0x394, (1 << 22) | (1 << 20)).unwrap();
     m.wrmsr(0, 0x395, (1 << 48) - 1).unwrap();
-    m.inject(0, "cbox", 1, &Occurrence::simple(0x34, 1, 2))
+    m.inject(0, BoxKind::Cbox, 1, &Occurrence::simple(0x34, 1, 2))
         .unwrap();
-    m.inject(0, "cbox", 0, &Occurrence::simple(0xff, 0, 2))
+    m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0xff, 0, 2))
         .unwrap();
     let p = by_id(PlatformId::Skylake);
     let w = walk(p, |a| m.rdmsr(0, a.addr()).unwrap());
@@ -200,8 +201,8 @@ fn l3_status_bits() {
         },
         ..Occurrence::simple(0, 0, 1)
     };
-    m.inject(0, "gsnpq", 0, &o(1 << 33)).unwrap();
-    m.inject(0, "fsb", 0, &o(1 << 57)).unwrap();
+    m.inject(0, BoxKind::Gsnpq, 0, &o(1 << 33)).unwrap();
+    m.inject(0, BoxKind::Fsb, 0, &o(1 << 57)).unwrap();
     let p = by_id(PlatformId::Xeon7400);
     let w = walk(p, |a| m.rdmsr(0, a.addr()).unwrap());
     let hits: Vec<(u8, u32)> = w.hits().iter().map(|h| (h.ty, h.counters)).collect();

@@ -13,8 +13,8 @@ fn every_listed_device_decodes_to_a_box_of_its_platform() {
             let func = f.func.unwrap_or(2);
             let role = decode(p, VENDOR_INTEL, f.device, dev, func).unwrap();
             if let Role::Box { ty, index } = role {
-                let t = by_id(p).box_type(ty).unwrap();
-                assert!(index < t.num_boxes, "{:?} {}", p, ty);
+                let (_, t) = by_id(p).type_of(ty).unwrap();
+                assert!(index < t.num_boxes, "{:?} {:?}", p, ty);
             }
         }
     }
@@ -25,12 +25,15 @@ fn snbep_devices_at_table_1_3_positions() {
     let p = PlatformId::SandyBridgeEp;
     assert_eq!(
         decode(p, 0x8086, 0x3c46, 14, 1),
-        Ok(Role::Box { ty: "ha", index: 0 })
+        Ok(Role::Box {
+            ty: BoxKind::Ha,
+            index: 0
+        })
     );
     assert_eq!(
         decode(p, 0x8086, 0x3cb4, 16, 4),
         Ok(Role::Box {
-            ty: "imc",
+            ty: BoxKind::Imc,
             index: 2
         })
     );
@@ -41,7 +44,7 @@ fn snbep_devices_at_table_1_3_positions() {
     assert_eq!(
         decode(p, 0x8086, 0x3c45, 19, 6),
         Ok(Role::Box {
-            ty: "r3qpi",
+            ty: BoxKind::R3qpi,
             index: 1
         })
     );
@@ -70,14 +73,14 @@ fn ivbep_third_links() {
     assert_eq!(
         decode(p, 0x8086, 0x0e3e, 18, 5),
         Ok(Role::Box {
-            ty: "r3qpi",
+            ty: BoxKind::R3qpi,
             index: 2
         })
     );
     assert_eq!(
         decode(p, 0x8086, 0x0e3a, 24, 2),
         Ok(Role::Box {
-            ty: "qpi",
+            ty: BoxKind::Qpi,
             index: 2
         })
     );
@@ -247,7 +250,7 @@ fn skl_host_bridges_are_the_imc() {
     assert_eq!(
         decode(p, 0x8086, 0x1904, 0, 0),
         Ok(Role::Box {
-            ty: "imc",
+            ty: BoxKind::Imc,
             index: 0
         })
     );

@@ -12,8 +12,7 @@
 
 use super::common::*;
 use super::snbep::{
-    CBOX_CONSTRAINTS, IMC_ALIASES, IMC_FIXED, PCI_SPACE, QPI_MATCH_MASK, R2PCIE_CONSTRAINTS,
-    R3QPI_CONSTRAINTS,
+    CBOX_CONSTRAINTS, IMC_ALIASES, IMC_FIXED, QPI_MATCH_MASK, R2PCIE_CONSTRAINTS, R3QPI_CONSTRAINTS,
 };
 use super::{cfg, cfg1, f};
 use crate::hw::desc::*;
@@ -90,31 +89,21 @@ const QPI_ALIASES: &[Alias] = &[
     Alias::plain("ncb_data", "event=0x103,umask=0x04"),
 ];
 
-const GENERIC: BoxType = BoxType {
-    name: "",
-    num_boxes: 1,
-    always_indexed: false,
-    num_counters: 4,
-    ctr_bits: 48,
-    fixed: None,
-    space: PCI_SPACE,
-    box_ctl: BoxCtl::Freeze { init: BOX_CTL_INIT },
-    enable: Enable::Bit22,
-    ctl_mask: 0xff04_ffff,
-    formats: GENERIC_FORMATS,
-    aliases: &[],
-    constraints: &[],
-    special: Special::None,
-    rate: Rate {
-        clock_mhz: UCLK,
-        max_inc: 64,
-    },
-};
+/// The common shape of the PCI boxes, for a box of kind `kind`: SNB-EP's,
+/// without its `inv` (bit 23 of the control), with IVB-EP's box
+/// initialisation.
+const fn generic(kind: BoxKind) -> BoxType {
+    BoxType {
+        box_ctl: BoxCtl::Freeze { init: BOX_CTL_INIT },
+        ctl_mask: 0xff04_ffff,
+        formats: GENERIC_FORMATS,
+        ..super::snbep::generic(kind)
+    }
+}
 
 /// The IVB-EP box types.
 pub const TYPES: [BoxType; 9] = [
     BoxType {
-        name: "ubox",
         num_counters: 2,
         ctr_bits: 44,
         fixed: Some(Fixed {
@@ -143,10 +132,9 @@ pub const TYPES: [BoxType; 9] = [
             clock_mhz: UCLK,
             max_inc: 1,
         },
-        ..GENERIC
+        ..generic(BoxKind::Ubox)
     },
     BoxType {
-        name: "cbox",
         num_boxes: 15,
         ctr_bits: 44,
         space: Space::Msr {
@@ -169,10 +157,9 @@ pub const TYPES: [BoxType; 9] = [
             clock_mhz: UCLK,
             max_inc: 20,
         },
-        ..GENERIC
+        ..generic(BoxKind::Cbox)
     },
     BoxType {
-        name: "pcu",
         space: Space::Msr {
             box_ctl: Some(0xc24),
             ctl: Regs::Step {
@@ -192,55 +179,49 @@ pub const TYPES: [BoxType; 9] = [
             clock_mhz: UCLK,
             max_inc: 15,
         },
-        ..GENERIC
+        ..generic(BoxKind::Pcu)
     },
     BoxType {
-        name: "ha",
         num_boxes: 2,
         always_indexed: true,
-        ..GENERIC
+        ..generic(BoxKind::Ha)
     },
     BoxType {
-        name: "imc",
         num_boxes: 8,
         fixed: Some(IMC_FIXED),
         aliases: IMC_ALIASES,
-        ..GENERIC
+        ..generic(BoxKind::Imc)
     },
     // IRP: "registers in IRP boxes are not properly aligned".
     BoxType {
-        name: "irp",
         space: Space::Pci {
             box_ctl: 0xf4,
             ctl: Regs::Table(&[0xd8, 0xdc, 0xe0, 0xe4]),
             ctr: Regs::Table(&[0xa0, 0xb0, 0xb8, 0xc0]),
         },
-        ..GENERIC
+        ..generic(BoxKind::Irp)
     },
     BoxType {
-        name: "qpi",
         num_boxes: 3,
         ctl_mask: 0xff24_ffff,
         formats: QPI_FORMATS,
         aliases: QPI_ALIASES,
         special: Special::QpiMatchMask,
-        ..GENERIC
+        ..generic(BoxKind::Qpi)
     },
     BoxType {
-        name: "r2pcie",
         ctr_bits: 44,
         constraints: R2PCIE_CONSTRAINTS,
-        ..GENERIC
+        ..generic(BoxKind::R2pcie)
     },
     // Three R3QPI links (the Linux driver declares two boxes but probes a
     // third device, 0x0e3e, indexing past its array).
     BoxType {
-        name: "r3qpi",
         num_boxes: 3,
         num_counters: 3,
         ctr_bits: 44,
         constraints: R3QPI_CONSTRAINTS,
-        ..GENERIC
+        ..generic(BoxKind::R3qpi)
     },
 ];
 

@@ -50,15 +50,9 @@ const GSNPQ_FORMATS: &[Format] = &[
 
 const FSB_FORMATS: &[Format] = &[cfg("fsb_submask", &[f(32, 57)])];
 
-const fn group(
-    name: &'static str,
-    first: u32,
-    n: u8,
-    formats: &'static [Format],
-    mask: u64,
-) -> BoxType {
+const fn group(kind: BoxKind, first: u32, n: u8, formats: &'static [Format], mask: u64) -> BoxType {
     BoxType {
-        name,
+        kind,
         num_boxes: 1,
         always_indexed: false,
         num_counters: n,
@@ -83,9 +77,9 @@ const fn group(
 
 /// The three counter groups.
 pub const TYPES: [BoxType; 3] = [
-    group("gbsq", 0, 2, GBSQ_FORMATS, 0x07ff_ffff_0000_0000),
-    group("gsnpq", 2, 2, GSNPQ_FORMATS, 0x01ff_ffff_0000_0000),
-    group("fsb", 4, 4, FSB_FORMATS, 0x07ff_ffff_0000_0000),
+    group(BoxKind::Gbsq, 0, 2, GBSQ_FORMATS, 0x07ff_ffff_0000_0000),
+    group(BoxKind::Gsnpq, 2, 2, GSNPQ_FORMATS, 0x01ff_ffff_0000_0000),
+    group(BoxKind::Fsb, 4, 4, FSB_FORMATS, 0x07ff_ffff_0000_0000),
 ];
 
 /// Xeon 7100 series.

@@ -137,7 +137,7 @@ const BBOX_CONSTRAINTS: &[Constraint] = &[
 ];
 
 const CBOX: BoxType = BoxType {
-    name: "cbox",
+    kind: BoxKind::Cbox,
     num_boxes: 10,
     always_indexed: false,
     num_counters: 6,
@@ -175,7 +175,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         // U-box (Tables 2-5..2-7): one counter; its enable is bit 0 of the
         // U-box global control.
         BoxType {
-            name: "ubox",
+            kind: BoxKind::Ubox,
             num_boxes: 1,
             num_counters: 1,
             space: Space::Msr {
@@ -205,7 +205,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         },
         // B-boxes (Tables 2-16..2-23): event select in bits 1-5, enable bit 0.
         BoxType {
-            name: "bbox",
+            kind: BoxKind::Bbox,
             num_boxes: 2,
             num_counters: 4,
             space: Space::Msr {
@@ -233,7 +233,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         },
         // S-boxes (Tables 2-25..2-35): up to 64 per cycle (§2.5.2).
         BoxType {
-            name: "sbox",
+            kind: BoxKind::Sbox,
             num_boxes: 2,
             num_counters: 4,
             space: Space::Msr {
@@ -261,7 +261,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         // eight, each half with its own global control/status; exposed as
         // two PMUs, `rbox_0` (ports 0-3) and `rbox_1` (ports 4-7).
         BoxType {
-            name: "rbox",
+            kind: BoxKind::Rbox,
             num_boxes: 2,
             num_counters: 8,
             space: Space::Msr {
@@ -291,7 +291,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         // counter (counter 0x394, control 0x395, enabled by bit 0 and by
         // `fixed_en`, bit 31 of the W-box global control).
         BoxType {
-            name: "wbox",
+            kind: BoxKind::Wbox,
             num_boxes: 1,
             num_counters: 4,
             fixed: Some(Fixed {
@@ -327,7 +327,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
 
 const fn mbox(wsmex: bool) -> BoxType {
     BoxType {
-        name: "mbox",
+        kind: BoxKind::Mbox,
         num_boxes: 2,
         num_counters: 6,
         space: Space::Msr {
@@ -374,62 +374,62 @@ const WSMEX_SUMMARY: &[SummaryBit] = &[
     SummaryBit {
         side: 0,
         bit: 0,
-        boxes: &[("cbox", 0), ("cbox", 1)],
+        boxes: &[(BoxKind::Cbox, 0), (BoxKind::Cbox, 1)],
     },
     SummaryBit {
         side: 0,
         bit: 2,
-        boxes: &[("cbox", 2), ("cbox", 3)],
+        boxes: &[(BoxKind::Cbox, 2), (BoxKind::Cbox, 3)],
     },
     SummaryBit {
         side: 0,
         bit: 20,
-        boxes: &[("cbox", 4)],
+        boxes: &[(BoxKind::Cbox, 4)],
     },
     SummaryBit {
         side: 1,
         bit: 0,
-        boxes: &[("cbox", 5), ("cbox", 6)],
+        boxes: &[(BoxKind::Cbox, 5), (BoxKind::Cbox, 6)],
     },
     SummaryBit {
         side: 1,
         bit: 2,
-        boxes: &[("cbox", 7), ("cbox", 8)],
+        boxes: &[(BoxKind::Cbox, 7), (BoxKind::Cbox, 8)],
     },
     SummaryBit {
         side: 1,
         bit: 20,
-        boxes: &[("cbox", 9)],
+        boxes: &[(BoxKind::Cbox, 9)],
     },
     SummaryBit {
         side: 0,
         bit: 16,
-        boxes: &[("mbox", 0), ("bbox", 0)],
+        boxes: &[(BoxKind::Mbox, 0), (BoxKind::Bbox, 0)],
     },
     SummaryBit {
         side: 1,
         bit: 16,
-        boxes: &[("mbox", 1), ("bbox", 1)],
+        boxes: &[(BoxKind::Mbox, 1), (BoxKind::Bbox, 1)],
     },
     SummaryBit {
         side: 0,
         bit: 18,
-        boxes: &[("sbox", 0)],
+        boxes: &[(BoxKind::Sbox, 0)],
     },
     SummaryBit {
         side: 1,
         bit: 18,
-        boxes: &[("sbox", 1)],
+        boxes: &[(BoxKind::Sbox, 1)],
     },
     SummaryBit {
         side: 0,
         bit: 19,
-        boxes: &[("rbox", 0)],
+        boxes: &[(BoxKind::Rbox, 0)],
     },
     SummaryBit {
         side: 1,
         bit: 19,
-        boxes: &[("rbox", 1)],
+        boxes: &[(BoxKind::Rbox, 1)],
     },
 ];
 
@@ -440,52 +440,52 @@ const NHMEX_SUMMARY: &[SummaryBit] = &[
     SummaryBit {
         side: 0,
         bit: 0,
-        boxes: &[("cbox", 2), ("cbox", 3)],
+        boxes: &[(BoxKind::Cbox, 2), (BoxKind::Cbox, 3)],
     },
     SummaryBit {
         side: 0,
         bit: 2,
-        boxes: &[("cbox", 0), ("cbox", 1)],
+        boxes: &[(BoxKind::Cbox, 0), (BoxKind::Cbox, 1)],
     },
     SummaryBit {
         side: 1,
         bit: 0,
-        boxes: &[("cbox", 6), ("cbox", 7)],
+        boxes: &[(BoxKind::Cbox, 6), (BoxKind::Cbox, 7)],
     },
     SummaryBit {
         side: 1,
         bit: 2,
-        boxes: &[("cbox", 4), ("cbox", 5)],
+        boxes: &[(BoxKind::Cbox, 4), (BoxKind::Cbox, 5)],
     },
     SummaryBit {
         side: 0,
         bit: 16,
-        boxes: &[("mbox", 0), ("bbox", 0)],
+        boxes: &[(BoxKind::Mbox, 0), (BoxKind::Bbox, 0)],
     },
     SummaryBit {
         side: 1,
         bit: 16,
-        boxes: &[("mbox", 1), ("bbox", 1)],
+        boxes: &[(BoxKind::Mbox, 1), (BoxKind::Bbox, 1)],
     },
     SummaryBit {
         side: 0,
         bit: 18,
-        boxes: &[("sbox", 0)],
+        boxes: &[(BoxKind::Sbox, 0)],
     },
     SummaryBit {
         side: 1,
         bit: 18,
-        boxes: &[("sbox", 1)],
+        boxes: &[(BoxKind::Sbox, 1)],
     },
     SummaryBit {
         side: 0,
         bit: 19,
-        boxes: &[("rbox", 0)],
+        boxes: &[(BoxKind::Rbox, 0)],
     },
     SummaryBit {
         side: 1,
         bit: 19,
-        boxes: &[("rbox", 1)],
+        boxes: &[(BoxKind::Rbox, 1)],
     },
 ];
 

@@ -62,7 +62,7 @@ const IMC_ALIASES: &[Alias] = &[
 /// The Skylake box types.
 pub const TYPES: [BoxType; 3] = [
     BoxType {
-        name: "cbox",
+        kind: BoxKind::Cbox,
         num_boxes: MAX_CBOS,
         always_indexed: true,
         num_counters: 2,
@@ -100,7 +100,7 @@ pub const TYPES: [BoxType; 3] = [
     },
     // ARB: UNC_ARB_TRK_OCCUPANCY (0x80) counts only in counter 0 (Table 3-2).
     BoxType {
-        name: "arb",
+        kind: BoxKind::Arb,
         num_boxes: 1,
         always_indexed: false,
         num_counters: 2,
@@ -135,7 +135,7 @@ pub const TYPES: [BoxType; 3] = [
     // memory of the family (Comet Lake's DDR4-2933): two channels move
     // 2 x 2933 MT/s x 8 bytes = 46.9 GB/s, 734 M lines/s.
     BoxType {
-        name: "imc",
+        kind: BoxKind::Imc,
         num_boxes: 1,
         always_indexed: false,
         num_counters: 5,

@@ -213,33 +213,35 @@ pub(crate) const IMC_FIXED: Fixed = Fixed {
     only_box0: false,
 };
 
-const GENERIC: BoxType = BoxType {
-    name: "",
-    num_boxes: 1,
-    always_indexed: false,
-    num_counters: 4,
-    ctr_bits: 48,
-    fixed: None,
-    space: PCI_SPACE,
-    box_ctl: BoxCtl::Freeze { init: BOX_CTL_INIT },
-    enable: Enable::Bit22,
-    ctl_mask: 0xff84_ffff,
-    formats: GENERIC_FORMATS,
-    aliases: &[],
-    constraints: &[],
-    special: Special::None,
-    rate: Rate {
-        clock_mhz: UCLK,
-        max_inc: 64,
-    },
-};
+/// The common shape of the PCI boxes, for a box of kind `kind`.
+pub(crate) const fn generic(kind: BoxKind) -> BoxType {
+    BoxType {
+        kind,
+        num_boxes: 1,
+        always_indexed: false,
+        num_counters: 4,
+        ctr_bits: 48,
+        fixed: None,
+        space: PCI_SPACE,
+        box_ctl: BoxCtl::Freeze { init: BOX_CTL_INIT },
+        enable: Enable::Bit22,
+        ctl_mask: 0xff84_ffff,
+        formats: GENERIC_FORMATS,
+        aliases: &[],
+        constraints: &[],
+        special: Special::None,
+        rate: Rate {
+            clock_mhz: UCLK,
+            max_inc: 64,
+        },
+    }
+}
 
 /// The SNB-EP box types.
 pub const TYPES: [BoxType; 8] = [
     // U-box (Tables 2-1..2-5): two 44-bit counters, the 48-bit UCLK fixed
     // counter, no box control.
     BoxType {
-        name: "ubox",
         num_counters: 2,
         ctr_bits: 44,
         fixed: Some(Fixed {
@@ -268,11 +270,10 @@ pub const TYPES: [BoxType; 8] = [
             clock_mhz: UCLK,
             max_inc: 1,
         },
-        ..GENERIC
+        ..generic(BoxKind::Ubox)
     },
     // C-boxes (Tables 2-8..2-13): counter 0 can add 20 per cycle.
     BoxType {
-        name: "cbox",
         num_boxes: 8,
         ctr_bits: 44,
         space: Space::Msr {
@@ -295,11 +296,10 @@ pub const TYPES: [BoxType; 8] = [
             clock_mhz: UCLK,
             max_inc: 20,
         },
-        ..GENERIC
+        ..generic(BoxKind::Cbox)
     },
     // PCU: box control 0xc24, controls 0xc30.., counters 0xc36.., filter 0xc34.
     BoxType {
-        name: "pcu",
         space: Space::Msr {
             box_ctl: Some(0xc24),
             ctl: Regs::Step {
@@ -319,41 +319,36 @@ pub const TYPES: [BoxType; 8] = [
             clock_mhz: UCLK,
             max_inc: 8,
         },
-        ..GENERIC
+        ..generic(BoxKind::Pcu)
     },
     BoxType {
-        name: "ha",
-        ..GENERIC
+        ..generic(BoxKind::Ha)
     },
     BoxType {
-        name: "imc",
         num_boxes: 4,
         fixed: Some(IMC_FIXED),
         aliases: IMC_ALIASES,
-        ..GENERIC
+        ..generic(BoxKind::Imc)
     },
     BoxType {
-        name: "qpi",
         num_boxes: 2,
         ctl_mask: 0xffa4_ffff,
         formats: QPI_FORMATS,
         aliases: QPI_ALIASES,
         special: Special::QpiMatchMask,
-        ..GENERIC
+        ..generic(BoxKind::Qpi)
     },
     BoxType {
-        name: "r2pcie",
         ctr_bits: 44,
         constraints: R2PCIE_CONSTRAINTS,
-        ..GENERIC
+        ..generic(BoxKind::R2pcie)
     },
     BoxType {
-        name: "r3qpi",
         num_boxes: 2,
         num_counters: 3,
         ctr_bits: 44,
         constraints: R3QPI_CONSTRAINTS,
-        ..GENERIC
+        ..generic(BoxKind::R3qpi)
     },
 ];
 

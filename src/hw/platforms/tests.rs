@@ -32,21 +32,21 @@ fn formats_do_not_overlap_within_a_word_and_fit_the_control_register() {
     for p in ALL {
         for t in p.types {
             for (i, a) in t.formats.iter().enumerate() {
-                assert!(a.width() > 0 && a.width() <= 64, "{} {}", t.name, a.name);
+                assert!(a.width() > 0 && a.width() <= 64, "{} {}", t.name(), a.name);
                 for b in &t.formats[i + 1..] {
-                    assert_ne!(a.name, b.name, "{}/{}: duplicate format", p.name, t.name);
+                    assert_ne!(a.name, b.name, "{}/{}: duplicate format", p.name, t.name());
                 }
             }
             // Control bits that perf can set are a subset of the formats
             // (software-only fields like the B-box `counter` may add to it).
             let cfg = t.valid_mask(Word::Config);
-            let forced = if t.name == "mbox" { 1 << 6 } else { 0 };
+            let forced = if t.name() == "mbox" { 1 << 6 } else { 0 };
             assert_eq!(
                 t.ctl_mask & !cfg & !(1 << 58) & !forced,
                 0,
                 "{}/{}: ctl bits without a format",
                 p.name,
-                t.name
+                t.name()
             );
         }
     }
@@ -56,11 +56,11 @@ fn formats_do_not_overlap_within_a_word_and_fit_the_control_register() {
 fn counters_and_constraints_are_consistent() {
     for p in ALL {
         for t in p.types {
-            assert!(t.num_counters >= 1 && t.num_counters <= 16, "{}", t.name);
+            assert!(t.num_counters >= 1 && t.num_counters <= 16, "{}", t.name());
             assert!(t.num_boxes >= 1);
-            assert!(matches!(t.ctr_bits, 32 | 44 | 48), "{}", t.name);
+            assert!(matches!(t.ctr_bits, 32 | 44 | 48), "{}", t.name());
             for c in t.constraints {
-                assert_eq!(c.counters & !t.all_counters(), 0, "{}/{}", p.name, t.name);
+                assert_eq!(c.counters & !t.all_counters(), 0, "{}/{}", p.name, t.name());
                 assert_ne!(c.counters, 0);
             }
         }
@@ -74,9 +74,9 @@ fn every_alias_parses_and_encodes() {
             for a in t.aliases {
                 let mut attr = Attr::default();
                 terms::parse(t, a.terms, &mut attr)
-                    .unwrap_or_else(|e| panic!("{}/{}/{}: {:?}", p.name, t.name, a.name, e));
+                    .unwrap_or_else(|e| panic!("{}/{}/{}: {:?}", p.name, t.name(), a.name, e));
                 encode(t, 0, attr)
-                    .unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name, a.name, e));
+                    .unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name(), a.name, e));
                 if let Some(s) = a.scale {
                     assert!(s.parse::<f64>().is_ok());
                     assert!(a.unit.is_some());
@@ -204,9 +204,9 @@ fn run_key_equal_means_box_run_equal() {
                 let (Some(Op::Write(ia, iv)), Some(Op::Write(ra, rv))) =
                     (init.as_slice().first(), run.as_slice().first())
                 else {
-                    panic!("{}/{}: init or run writes nothing", p.name, t.name)
+                    panic!("{}/{}: init or run writes nothing", p.name, t.name())
                 };
-                assert_eq!(ia, ra, "{}/{}", p.name, t.name);
+                assert_eq!(ia, ra, "{}/{}", p.name, t.name());
                 let reset = match t.box_ctl {
                     BoxCtl::Freeze { .. } => 0x3,
                     _ => 0,
@@ -216,7 +216,7 @@ fn run_key_equal_means_box_run_equal() {
                     *rv,
                     "{}/{}: init leaves another state",
                     p.name,
-                    t.name
+                    t.name()
                 );
             }
             for a in states {
@@ -226,7 +226,7 @@ fn run_key_equal_means_box_run_equal() {
                         a.1 == 0 || matches!(t.box_ctl, BoxCtl::None),
                         "{}/{}: no key with counters enabled",
                         p.name,
-                        t.name
+                        t.name()
                     );
                     continue;
                 }
@@ -237,7 +237,7 @@ fn run_key_equal_means_box_run_equal() {
                             box_run(p, t, 0, b.0, b.1, &g),
                             "{}/{}: {:?} and {:?} share a key",
                             p.name,
-                            t.name,
+                            t.name(),
                             a,
                             b
                         );
@@ -274,7 +274,7 @@ fn counter_regs_match_counter_reg() {
                         counter_reg(t, i, c),
                         "{}/{} {} {:?}",
                         p.name,
-                        t.name,
+                        t.name(),
                         i,
                         c
                     );

@@ -4,9 +4,9 @@
 //! counting system-wide on one CPU, read the way `perf_event_read_local`
 //! reads it for BPF programs (from any context, NMI included).
 
-use super::Config;
-use crate::sys::bindings;
-use crate::sys::cpu::{without_irqs, CpuId};
+use super::bindings;
+use super::cpu::{without_irqs, CpuId};
+use super::perf::Config;
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicI64, Ordering};
 use kernel::error::from_err_ptr;
