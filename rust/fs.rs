@@ -5,9 +5,9 @@
 //! C header: [`include/linux/namei.h`](srctree/include/linux/namei.h)
 
 use super::bindings;
+use kernel::str::CStr;
 #[cfg(ru_cstr_ext)]
 use kernel::str::CStrExt;
-use kernel::str::CStr;
 
 /// Whether `path` (absolute, symbolic links followed) exists.
 pub(crate) fn exists(path: &CStr) -> bool {

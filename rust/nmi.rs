@@ -154,10 +154,14 @@ impl<T: NmiHandler> Registration<T> {
         let ours = unsafe { (*obj).nmi(&nmi) };
         // An NMI `send` sent here is claimed, whatever the handler said.
         let flags = PENDING.load(Ordering::Acquire);
-        // SAFETY: `PENDING` is the live registration's flags (type invariant): it is cleared,
-        // and the flags freed, only after unregistering waited for this handler.
-        let sent = !flags.is_null()
-            && unsafe { pending_of(flags, nmi.cpu()) }.swap(false, Ordering::AcqRel);
+        let sent = if flags.is_null() {
+            false
+        } else {
+            // SAFETY: `PENDING` is the live registration's flags (type invariant): it is
+            // cleared, and the flags freed, only after unregistering waited for this handler.
+            let pending = unsafe { pending_of(flags, nmi.cpu()) };
+            pending.swap(false, Ordering::AcqRel)
+        };
         if ours || sent {
             bindings::NMI_HANDLED as c_int
         } else {

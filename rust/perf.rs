@@ -221,7 +221,6 @@ impl<D> DataRoom<D> {
     ///
     /// `ev` must be a live event.
     unsafe fn of(ev: *mut bindings::perf_event) -> *mut D {
-        #[expect(clippy::let_unit_value)]
         let () = Self::FITS;
         // SAFETY: The caller guarantees the event live; the hardware view's first field starts
         // the union, 8-byte aligned, with 32 bytes of the PMU's fields from there.
@@ -650,7 +649,6 @@ impl<T: PmuOps> Adapter<T> {
     /// The `struct pmu` of a `T` PMU with its [`PmuOptions`], owned by
     /// `module`.
     fn build(module: &'static ThisModule) -> bindings::pmu {
-        #[expect(clippy::let_unit_value)]
         let () = Self::ONE_CPUMASK;
         let o = T::OPTIONS;
         bindings::pmu {
