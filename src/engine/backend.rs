@@ -90,6 +90,25 @@ pub(crate) struct Sim {
     /// A self-test runs: the one writer `selftest` allows (another gets
     /// `EBUSY`).
     pub(crate) selftest_busy: AtomicBool,
+    /// What the `stats` file shows of the simulation's own.
+    pub(crate) stats: SimStats,
+}
+
+/// The simulation's own counters in its `stats` file.
+#[derive(Default)]
+pub(crate) struct SimStats {
+    /// The last NMI read self-test: rounds run.
+    pub(crate) selftest_rounds: AtomicU64,
+    /// ... rounds whose NMI read came back under the collector's locks.
+    pub(crate) selftest_nmi_reads: AtomicU64,
+    /// ... rounds that read the exact count.
+    pub(crate) selftest_exact: AtomicU64,
+    /// ... rounds whose NMI read was stale (a configuration-space box).
+    pub(crate) selftest_stale: AtomicU64,
+    /// ... rounds whose read after the NMI's (not from NMI) was exact.
+    pub(crate) selftest_then_exact: AtomicU64,
+    /// NMIs to other CPUs of a package (`noise=1`), taken.
+    pub(crate) noise_nmis: AtomicU64,
 }
 
 /// `n` cleared flags.
@@ -121,6 +140,7 @@ impl Sim {
             stalls: Stalls::default(),
             selftest: RcuBox::new(),
             selftest_busy: AtomicBool::new(false),
+            stats: SimStats::default(),
         };
         for s in 0..sockets {
             sim.publish(&sim.model.lock(), s);
@@ -424,9 +444,14 @@ impl Registers for Sim {
     }
 
     fn noise_nmi(&self, nmi: &InNmi) -> bool {
-        self.noise
+        let taken = self
+            .noise
             .get(nmi.cpu().as_u32() as usize)
-            .is_some_and(|n| n.swap(false, Ordering::AcqRel))
+            .is_some_and(|n| n.swap(false, Ordering::AcqRel));
+        if taken {
+            self.stats.noise_nmis.fetch_add(1, Ordering::Relaxed);
+        }
+        taken
     }
 
     fn cores_per_package(&self) -> Option<u32> {

@@ -44,7 +44,7 @@ pub(crate) struct PkgPmiState {
     previous_core: AtomicI64,
 }
 
-/// Counters shown in the simulation's `stats` file.
+/// The PMI counters (the simulation's `stats` file shows them).
 #[derive(Default)]
 pub(crate) struct Stats {
     /// NMIs taken as uncore PMIs.
@@ -53,18 +53,6 @@ pub(crate) struct Stats {
     pub(crate) pmis_handled: AtomicU64,
     /// NMIs seen and left to other handlers.
     pub(crate) nmi_not_ours: AtomicU64,
-    /// The last NMI read self-test: rounds run.
-    pub(crate) selftest_rounds: AtomicU64,
-    /// ... rounds whose NMI read came back under the collector's locks.
-    pub(crate) selftest_nmi_reads: AtomicU64,
-    /// ... rounds that read the exact count.
-    pub(crate) selftest_exact: AtomicU64,
-    /// ... rounds whose NMI read was stale (a configuration-space box).
-    pub(crate) selftest_stale: AtomicU64,
-    /// ... rounds whose read after the NMI's (not from NMI) was exact.
-    pub(crate) selftest_then_exact: AtomicU64,
-    /// The simulation's NMIs to other CPUs of a package (`noise=1`), taken.
-    pub(crate) noise_nmis: AtomicU64,
 }
 
 /// State shared by every PMU of the driver.

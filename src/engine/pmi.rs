@@ -84,7 +84,6 @@ impl NmiHandler for PmiNmi {
         if !raised {
             // The simulation's NMIs of another source (`noise=1`).
             if ctx.backend.noise_nmi(nmi) {
-                ctx.stats.noise_nmis.fetch_add(1, Ordering::Relaxed);
                 return true;
             }
             ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);

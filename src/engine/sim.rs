@@ -414,7 +414,7 @@ impl SimDebug {
         self.sim.selftest_busy.store(false, Release);
         let o = o?;
         use core::sync::atomic::Ordering::Relaxed;
-        let s = &self.ctx.stats;
+        let s = &self.sim.stats;
         s.selftest_rounds.store(o.rounds.into(), Relaxed);
         s.selftest_nmi_reads.store(o.nmi_reads.into(), Relaxed);
         s.selftest_exact.store(o.exact.into(), Relaxed);
@@ -489,7 +489,7 @@ impl DebugfsOps for SimDebug {
             REGS => self.dump_regs(out),
             STATS => {
                 use core::sync::atomic::Ordering::Relaxed;
-                let s = &self.ctx.stats;
+                let (s, t) = (&self.ctx.stats, &self.sim.stats);
                 let unpolled = (0..self.ctx.packages)
                     .map(|pkg| {
                         self.core
@@ -509,13 +509,13 @@ impl DebugfsOps for SimDebug {
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
                     self.ctx.registry.len(),
-                    s.selftest_rounds.load(Relaxed),
-                    s.selftest_nmi_reads.load(Relaxed),
-                    s.selftest_exact.load(Relaxed),
-                    s.selftest_stale.load(Relaxed),
-                    s.selftest_then_exact.load(Relaxed),
+                    t.selftest_rounds.load(Relaxed),
+                    t.selftest_nmi_reads.load(Relaxed),
+                    t.selftest_exact.load(Relaxed),
+                    t.selftest_stale.load(Relaxed),
+                    t.selftest_then_exact.load(Relaxed),
                     unpolled,
-                    s.noise_nmis.load(Relaxed),
+                    t.noise_nmis.load(Relaxed),
                     self.sim.stalls.taken.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
