@@ -39,9 +39,9 @@ pub(crate) fn opaque_try_ffi_init<T, E>(
 ) -> impl kernel::prelude::PinInit<Opaque<T>, E> {
     #[cfg(ru_opaque_try_ffi_init)]
     return Opaque::try_ffi_init(init_func);
+    #[cfg(not(ru_opaque_try_ffi_init))]
     // SAFETY: An `Opaque` may stay uninitialised, so whatever `init_func` did to its value
     // before returning, the slot is valid; on error nothing is left to drop.
-    #[cfg(not(ru_opaque_try_ffi_init))]
     return unsafe {
         pin_init_from_closure(move |slot: *mut Opaque<T>| init_func(opaque_raw(slot)))
     };

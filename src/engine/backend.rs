@@ -111,15 +111,6 @@ pub(crate) struct SimStats {
     pub(crate) noise_nmis: AtomicU64,
 }
 
-/// `n` cleared flags.
-fn flags(n: usize) -> Result<KVec<AtomicBool>> {
-    let mut v = KVec::with_capacity(n, GFP_KERNEL)?;
-    for _ in 0..n {
-        v.push(AtomicBool::new(false), GFP_KERNEL)?;
-    }
-    Ok(v)
-}
-
 impl Sim {
     /// A model of `platform`'s `sockets` sockets, with its mirror.
     pub(crate) fn new(
@@ -135,8 +126,9 @@ impl Sim {
             model,
             mirror,
             accesses: Default::default(),
-            raised: flags(sockets)?,
-            noise: flags(cpu::nr_cpu_ids() as usize)?,
+            raised: super::per_package(sockets, || Ok(AtomicBool::new(false)))?,
+            // One per CPU number.
+            noise: super::per_package(cpu::nr_cpu_ids() as usize, || Ok(AtomicBool::new(false)))?,
             stalls: Stalls::default(),
             selftest: RcuBox::new(),
             selftest_busy: AtomicBool::new(false),
