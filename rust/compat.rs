@@ -19,9 +19,13 @@ use kernel::uaccess::UserSlice;
 // In-place initialisation from a closure, and zeroing; `pin-init` became a
 // crate of its own (`ru_pin_init_crate`).
 #[cfg(not(ru_pin_init_crate))]
-pub(crate) use kernel::init::{pin_init_from_closure, zeroed as init_zeroed, Zeroable};
+pub(crate) use kernel::init::pin_init_from_closure;
+#[cfg(not(ru_pin_init_crate))]
+pub use kernel::init::{zeroed as init_zeroed, Zeroable};
 #[cfg(ru_pin_init_crate)]
-pub(crate) use pin_init::{init_zeroed, pin_init_from_closure, Zeroable};
+pub(crate) use pin_init::pin_init_from_closure;
+#[cfg(ru_pin_init_crate)]
+pub use pin_init::{init_zeroed, Zeroable};
 
 /// The raw pointer to the value an [`Opaque`] wraps (`ru_opaque_cast_into`:
 /// `Opaque::cast_into`, formerly `Opaque::raw_get`).
@@ -111,7 +115,7 @@ pub(crate) const SMP_CALL_WAIT: kernel::ffi::c_int = 1;
 ///
 /// `ptr` must point to a NUL-terminated string that lives, unchanged, for
 /// `'a`.
-pub(crate) unsafe fn cstr_from_ptr<'a>(ptr: *const c_char) -> &'a CStr {
+pub unsafe fn cstr_from_ptr<'a>(ptr: *const c_char) -> &'a CStr {
     #[cfg(ru_cstr_ext)]
     use kernel::str::CStrExt;
     // SAFETY: As the caller guarantees.

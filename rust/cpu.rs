@@ -14,19 +14,19 @@ use kernel::ffi::c_int;
 
 /// Identity of the boot CPU, as the driver needs it to pick a platform.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BootCpu {
+pub struct BootCpu {
     /// The vendor is Intel.
-    pub(crate) intel: bool,
+    pub intel: bool,
     /// CPUID display family.
-    pub(crate) family: u32,
+    pub family: u32,
     /// CPUID display model.
-    pub(crate) model: u32,
+    pub model: u32,
     /// The CPU reports that it runs under a hypervisor.
-    pub(crate) hypervisor: bool,
+    pub hypervisor: bool,
 }
 
 /// Returns the identity of the boot CPU.
-pub(crate) fn boot_cpu() -> BootCpu {
+pub fn boot_cpu() -> BootCpu {
     // SAFETY: `boot_cpu_data` is filled in before any module loads and not written afterwards;
     // the union's `x86_vfm` and the bytes read here are two views of the same plain integers.
     let id = unsafe {
@@ -44,31 +44,31 @@ pub(crate) fn boot_cpu() -> BootCpu {
 }
 
 /// The number of possible CPU numbers (`nr_cpu_ids`).
-pub(crate) fn nr_cpu_ids() -> u32 {
+pub fn nr_cpu_ids() -> u32 {
     // SAFETY: Reads a variable fixed at boot.
     unsafe { bindings::ru_nr_cpu_ids() }
 }
 
 /// The number of logical packages the system may have.
-pub(crate) fn max_packages() -> usize {
+pub fn max_packages() -> usize {
     // SAFETY: Reads a variable fixed at boot.
     unsafe { bindings::ru_max_packages() as usize }
 }
 
 /// The number of cores per package.
-pub(crate) fn cores_per_package() -> u32 {
+pub fn cores_per_package() -> u32 {
     // SAFETY: Reads a variable fixed at boot.
     unsafe { bindings::ru_cores_per_package() }
 }
 
 /// Whether the caller runs in NMI context.
-pub(crate) fn in_nmi() -> bool {
+pub fn in_nmi() -> bool {
     // SAFETY: Reads this CPU's preempt count.
     unsafe { bindings::ru_in_nmi() }
 }
 
 /// Spins for `ms` milliseconds (any context; it does not sleep).
-pub(crate) fn spin_ms(ms: u32) {
+pub fn spin_ms(ms: u32) {
     // SAFETY: A busy wait; it touches no memory of the caller.
     unsafe { bindings::ru_mdelay(ms) }
 }
@@ -83,20 +83,20 @@ pub(crate) fn spin_ms(ms: u32) {
 ///
 /// While a value exists, interrupts are off on the CPU that made it, and
 /// it stays on that CPU.
-pub(crate) struct IrqsOff(PhantomData<*mut ()>);
+pub struct IrqsOff(PhantomData<*mut ()>);
 
 impl IrqsOff {
     /// # Safety
     ///
     /// Interrupts must be off on this CPU for as long as the value lives,
     /// and it must not leave the context that made it.
-    pub(crate) unsafe fn new() -> Self {
+    pub unsafe fn new() -> Self {
         // INVARIANT: By the function's requirement.
         IrqsOff(PhantomData)
     }
 
     /// The CPU this code runs on.
-    pub(crate) fn cpu(&self) -> CpuId {
+    pub fn cpu(&self) -> CpuId {
         // SAFETY: Reads this CPU's number, which is below `nr_cpu_ids`; interrupts are off (type
         // invariant), so it is still this CPU's when used.
         CpuId(unsafe { bindings::ru_this_cpu() })
@@ -104,7 +104,7 @@ impl IrqsOff {
 
     /// The logical package (socket) of the CPU this code runs on, in one
     /// call.
-    pub(crate) fn package(&self) -> usize {
+    pub fn package(&self) -> usize {
         // SAFETY: Reads this CPU's number and its per-CPU topology data, which exists for
         // every CPU that runs code.
         let p = unsafe { bindings::ru_this_package() };
@@ -116,21 +116,21 @@ impl IrqsOff {
 /// the proof's life: what a package's MSR accesses need (an MSR access is
 /// the running CPU's). Made from an [`IrqsOff`] of such a CPU.
 #[derive(Clone, Copy)]
-pub(crate) struct OnPackage<'a> {
+pub struct OnPackage<'a> {
     pkg: usize,
     _cpu: PhantomData<&'a IrqsOff>,
 }
 
 impl OnPackage<'_> {
     /// The package.
-    pub(crate) fn package(self) -> usize {
+    pub fn package(self) -> usize {
         self.pkg
     }
 }
 
 impl IrqsOff {
     /// The proof for the package of the CPU this runs on.
-    pub(crate) fn on_package(&self) -> OnPackage<'_> {
+    pub fn on_package(&self) -> OnPackage<'_> {
         OnPackage {
             pkg: self.package(),
             _cpu: PhantomData,
@@ -138,7 +138,7 @@ impl IrqsOff {
     }
 
     /// The proof for package `pkg`, if this CPU is one of its.
-    pub(crate) fn on(&self, pkg: usize) -> Option<OnPackage<'_>> {
+    pub fn on(&self, pkg: usize) -> Option<OnPackage<'_>> {
         let on = self.on_package();
         (on.pkg == pkg).then_some(on)
     }
@@ -151,13 +151,13 @@ impl IrqsOff {
 /// # Invariants
 ///
 /// While a value exists, this CPU runs an NMI handler.
-pub(crate) struct InNmi(IrqsOff);
+pub struct InNmi(IrqsOff);
 
 impl InNmi {
     /// # Safety
     ///
     /// Only in an NMI handler, for as long as it runs.
-    pub(crate) unsafe fn new() -> Self {
+    pub unsafe fn new() -> Self {
         // INVARIANT: By the function's requirement; an NMI runs with interrupts off.
         // SAFETY: As above.
         InNmi(unsafe { IrqsOff::new() })
@@ -173,7 +173,7 @@ impl core::ops::Deref for InNmi {
 }
 
 /// Runs `f` with interrupts off on this CPU (any context).
-pub(crate) fn without_irqs<R>(f: impl FnOnce(&IrqsOff) -> R) -> R {
+pub fn without_irqs<R>(f: impl FnOnce(&IrqsOff) -> R) -> R {
     // SAFETY: Disables interrupts on this CPU; restored below with the same flags.
     let flags = unsafe { bindings::ru_local_irq_save() };
     // SAFETY: Interrupts are off until the restore below, after the token's last use.
@@ -186,7 +186,7 @@ pub(crate) fn without_irqs<R>(f: impl FnOnce(&IrqsOff) -> R) -> R {
 /// Runs `f` on `cpu` with interrupts disabled (through an IPI, or directly
 /// when `cpu` is this CPU) and waits until it has run. Process context
 /// only, with interrupts enabled.
-pub(crate) fn run_on(cpu: CpuId, f: &(dyn Fn(&IrqsOff) + Sync)) -> Result {
+pub fn run_on(cpu: CpuId, f: &(dyn Fn(&IrqsOff) + Sync)) -> Result {
     /// # Safety
     ///
     /// `info` points to the `&dyn Fn` of the `run_on` call that is waiting
@@ -213,14 +213,21 @@ pub(crate) fn run_on(cpu: CpuId, f: &(dyn Fn(&IrqsOff) + Sync)) -> Result {
 }
 
 /// The monotonic clock, in nanoseconds (`ktime_get`; not from NMI context).
-pub(crate) fn now_ns() -> u64 {
+pub fn now_ns() -> u64 {
     // SAFETY: Reads the monotonic clock; no arguments.
     let t = unsafe { bindings::ktime_get() };
     u64::try_from(t).unwrap_or(0)
 }
 
+/// The monotonic clock, in nanoseconds, readable in any context, NMI
+/// included (`ktime_get_mono_fast_ns`).
+pub fn now_ns_any_context() -> u64 {
+    // SAFETY: Reads the NMI-safe monotonic clock; no arguments.
+    unsafe { bindings::ktime_get_mono_fast_ns() }
+}
+
 /// Busy-waits `us` microseconds.
-pub(crate) fn delay_us(us: u32) {
+pub fn delay_us(us: u32) {
     // SAFETY: `__udelay` only spins; `udelay()` calls it for delays not known at compile time.
     unsafe { bindings::__udelay(us as usize) }
 }
@@ -231,57 +238,57 @@ pub(crate) fn delay_us(us: u32) {
 ///
 /// The number is below `nr_cpu_ids`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct CpuId(u32);
+pub struct CpuId(u32);
 
 impl CpuId {
     /// `cpu`, if it is a possible CPU number.
-    pub(crate) fn from_u32(cpu: u32) -> Option<Self> {
+    pub fn from_u32(cpu: u32) -> Option<Self> {
         (cpu < nr_cpu_ids()).then_some(CpuId(cpu))
     }
 
     /// `cpu` (as perf stores it, -1 for none), if it is a possible CPU number.
-    pub(crate) fn from_i32(cpu: i32) -> Option<Self> {
+    pub fn from_i32(cpu: i32) -> Option<Self> {
         u32::try_from(cpu).ok().and_then(Self::from_u32)
     }
 
     /// Every possible CPU, in order.
-    pub(crate) fn all() -> impl Iterator<Item = CpuId> {
+    pub fn all() -> impl Iterator<Item = CpuId> {
         (0..nr_cpu_ids()).map(CpuId)
     }
 
     /// The CPU number.
-    pub(crate) fn as_u32(self) -> u32 {
+    pub fn as_u32(self) -> u32 {
         self.0
     }
 
     /// The logical package (socket) of the CPU.
-    pub(crate) fn package(self) -> usize {
+    pub fn package(self) -> usize {
         // SAFETY: By the type invariant the CPU's per-CPU topology data exists.
         let p = unsafe { bindings::ru_cpu_package(self.0) };
         usize::try_from(p).unwrap_or(0)
     }
 
     /// The core ID of the CPU within its package.
-    pub(crate) fn core_id(self) -> u32 {
+    pub fn core_id(self) -> u32 {
         // SAFETY: By the type invariant the CPU's per-CPU topology data exists.
         let c = unsafe { bindings::ru_cpu_core_id(self.0) };
         u32::try_from(c).unwrap_or(0)
     }
 
     /// Whether the CPU is online.
-    pub(crate) fn is_online(self) -> bool {
+    pub fn is_online(self) -> bool {
         // SAFETY: By the type invariant the CPU is within the online mask.
         unsafe { bindings::ru_cpu_online(self.0) }
     }
 
     /// Whether the CPU is present (online or able to come online).
-    pub(crate) fn is_present(self) -> bool {
+    pub fn is_present(self) -> bool {
         // SAFETY: By the type invariant the CPU is within the present mask.
         unsafe { bindings::ru_cpu_present(self.0) }
     }
 
     /// Another online CPU of this CPU's package, if there is one.
-    pub(crate) fn other_in_package(self) -> Option<CpuId> {
+    pub fn other_in_package(self) -> Option<CpuId> {
         // SAFETY: By the type invariant the CPU's topology masks exist.
         let c = unsafe { bindings::ru_package_other_cpu(self.0) };
         Self::from_u32(c)
@@ -289,7 +296,7 @@ impl CpuId {
 }
 
 /// The logical package of physical socket `phys`, if it exists.
-pub(crate) fn logical_package(phys: u32) -> Option<usize> {
+pub fn logical_package(phys: u32) -> Option<usize> {
     // SAFETY: Looks the socket up in the topology tables; any value is accepted.
     let p = unsafe { bindings::ru_phys_to_logical_pkg(phys) };
     usize::try_from(p).ok()
@@ -298,13 +305,13 @@ pub(crate) fn logical_package(phys: u32) -> Option<usize> {
 /// A terminated CPU ID table (`struct x86_cpu_id[N]`, the last entry
 /// zero), for the module's aliases.
 #[repr(transparent)]
-pub(crate) struct IdTable<const N: usize>([bindings::x86_cpu_id; N]);
+pub struct IdTable<const N: usize>([bindings::x86_cpu_id; N]);
 
 impl<const N: usize> IdTable<N> {
     /// A table matching each Intel `(family, model)` of `cpus`, any
     /// stepping; `cpus` must have `N - 1` entries (checked at compile time
     /// where the table is a const).
-    pub(crate) const fn new(cpus: &[(u32, u32)]) -> Self {
+    pub const fn new(cpus: &[(u32, u32)]) -> Self {
         assert!(
             cpus.len() + 1 == N,
             "an ID table holds its IDs and a terminator"

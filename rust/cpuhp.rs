@@ -17,7 +17,7 @@ use kernel::sync::Arc;
 use kernel::types::Opaque;
 
 /// Hotplug callbacks.
-pub(crate) trait HotplugOps: Send + Sync + 'static {
+pub trait HotplugOps: Send + Sync + 'static {
     /// `cpu` came online (at registration: called for every online CPU).
     fn online(&self, cpu: CpuId) -> Result;
     /// `cpu` is going offline (at removal: called for every online CPU).
@@ -70,7 +70,7 @@ impl<T: HotplugOps> Adapter<T> {
 /// `state` is a multi-instance state set up with [`Adapter<T>`]'s callbacks,
 /// and `node` is its instance, from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
-pub(crate) struct Registration<T: HotplugOps> {
+pub struct Registration<T: HotplugOps> {
     ops: Arc<T>,
     state: c_int,
     #[pin]
@@ -85,7 +85,7 @@ unsafe impl<T: HotplugOps> Sync for Registration<T> {}
 impl<T: HotplugOps> Registration<T> {
     /// Sets up a state named `name` and adds `ops` as its instance, which
     /// calls `online` for every online CPU before this returns.
-    pub(crate) fn new(name: &'static CStr, ops: Arc<T>) -> impl PinInit<Self, Error> {
+    pub fn new(name: &'static CStr, ops: Arc<T>) -> impl PinInit<Self, Error> {
         // SAFETY: On success every field is initialised and the instance added at its final,
         // pinned address; on failure the state is removed again and nothing stays initialised.
         unsafe {

@@ -20,13 +20,13 @@ const BITS: u32 = usize::BITS;
 /// # Invariants
 ///
 /// `words` covers every possible CPU (`nr_cpu_ids` bits).
-pub(crate) struct CpuMask {
+pub struct CpuMask {
     words: KVec<AtomicUsize>,
 }
 
 impl CpuMask {
     /// An empty set.
-    pub(crate) fn new() -> Result<Self> {
+    pub fn new() -> Result<Self> {
         let n = cpu::nr_cpu_ids().div_ceil(BITS) as usize;
         let mut words = KVec::with_capacity(n, GFP_KERNEL)?;
         for _ in 0..n {
@@ -43,14 +43,14 @@ impl CpuMask {
     }
 
     /// Adds `cpu` to the set.
-    pub(crate) fn set(&self, cpu: CpuId) {
+    pub fn set(&self, cpu: CpuId) {
         if let Some((w, bit)) = self.word(cpu) {
             w.fetch_or(bit, Ordering::Relaxed);
         }
     }
 
     /// Removes `cpu` from the set.
-    pub(crate) fn clear(&self, cpu: CpuId) {
+    pub fn clear(&self, cpu: CpuId) {
         if let Some((w, bit)) = self.word(cpu) {
             w.fetch_and(!bit, Ordering::Relaxed);
         }
@@ -61,7 +61,7 @@ impl CpuMask {
     /// # Safety
     ///
     /// `buf` must be a writable page (a sysfs `show` buffer).
-    pub(crate) unsafe fn print(&self, buf: *mut c_char) -> isize {
+    pub unsafe fn print(&self, buf: *mut c_char) -> isize {
         // SAFETY: `words` has the layout of an array of `unsigned long` (an atomic has its
         // integer's layout) and covers `nr_cpu_ids` bits (type invariant); racing with an
         // update shows the set before or after it, as for the kernel's own cpumasks. The

@@ -25,7 +25,7 @@ const MAX_FILES: usize = 12;
 const READ_MAX: usize = 16 * PAGE_SIZE;
 
 /// A text sink over the buffer a read fills.
-pub(crate) struct Writer<'a> {
+pub struct Writer<'a> {
     buf: &'a mut [u8],
     len: usize,
 }
@@ -42,7 +42,7 @@ impl fmt::Write for Writer<'_> {
 
 /// The handler of a directory's files; `file` is the number the file was
 /// created with.
-pub(crate) trait DebugfsOps: Send + Sync + 'static {
+pub trait DebugfsOps: Send + Sync + 'static {
     /// Fills a read of `file`.
     fn read(&self, file: u32, out: &mut Writer<'_>) -> Result;
     /// Handles a write of `input` (one page at most) to `file`.
@@ -64,7 +64,7 @@ struct FileEntry<T: DebugfsOps> {
 /// `files` and whose operations are `fops`, from the end of initialisation
 /// until drop.
 #[pin_data(PinnedDrop)]
-pub(crate) struct Dir<T: DebugfsOps> {
+pub struct Dir<T: DebugfsOps> {
     ops: Arc<T>,
     dentry: *mut bindings::dentry,
     files: [FileEntry<T>; MAX_FILES],
@@ -80,7 +80,7 @@ unsafe impl<T: DebugfsOps> Sync for Dir<T> {}
 impl<T: DebugfsOps> Dir<T> {
     /// Creates directory `name` at the debugfs root with the files `files`
     /// (name and number), handled by `ops`.
-    pub(crate) fn new(
+    pub fn new(
         module: &'static ThisModule,
         name: &'static CStr,
         files: &'static [(&'static CStr, u32)],

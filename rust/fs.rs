@@ -10,7 +10,7 @@ use kernel::str::CStr;
 use kernel::str::CStrExt;
 
 /// Whether `path` (absolute, symbolic links followed) exists.
-pub(crate) fn exists(path: &CStr) -> bool {
+pub fn exists(path: &CStr) -> bool {
     let mut found = bindings::path::default();
     // SAFETY: `path` is NUL-terminated and `found` is writable; on success `found` holds
     // references that `path_put` releases.

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What Rust cannot reach through bindgen: the module parameter, and
- * kernel macros and static inline functions without an exported symbol.
- * Each function is a one-line wrapper. Their Rust declarations are
+ * What Rust cannot reach through bindgen: kernel macros and static inline
+ * functions without an exported symbol. Each function is a one-line wrapper. Their Rust declarations are
  * generated from this file (rust/helpers_generated.rs, see Kbuild), so no
  * prototype is written by hand; like the kernel's own rust/helpers, the
  * file has no header.
@@ -12,7 +11,6 @@
 #include <linux/delay.h>
 #include <linux/io.h>
 #include <linux/irq_work.h>
-#include <linux/moduleparam.h>
 #include <linux/pci.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -22,12 +20,6 @@
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
-
-static char *sim;
-module_param(sim, charp, 0444);
-MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd (a family 15 model 6 part without L3 EMON)");
-
-const char *ru_param_sim(void) { return sim; }
 
 /* CPUs and topology; `cpu` is below nr_cpu_ids (checked by the caller). */
 bool ru_boot_cpu_has(unsigned int feature) { return boot_cpu_has(feature); }

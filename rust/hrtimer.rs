@@ -17,7 +17,7 @@ use kernel::sync::Arc;
 use kernel::types::Opaque;
 
 /// What a timer does when it fires.
-pub(crate) trait TimerHandler: Send + Sync + 'static {
+pub trait TimerHandler: Send + Sync + 'static {
     /// Runs in hard interrupt context; returns whether to fire again one
     /// period later.
     fn fire(&self, irq: &IrqsOff) -> bool;
@@ -33,7 +33,7 @@ const MODE: bindings::hrtimer_mode = bindings::hrtimer_mode_HRTIMER_MODE_REL_PIN
 ///
 /// `timer` is initialised with [`Self::run`] as its function, from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
-pub(crate) struct Timer<T: TimerHandler> {
+pub struct Timer<T: TimerHandler> {
     #[pin]
     timer: Opaque<bindings::hrtimer>,
     period_ns: AtomicU64,
@@ -48,7 +48,7 @@ unsafe impl<T: TimerHandler> Sync for Timer<T> {}
 
 impl<T: TimerHandler> Timer<T> {
     /// A stopped timer calling `handler`.
-    pub(crate) fn new(handler: Arc<T>) -> impl PinInit<Self> {
+    pub fn new(handler: Arc<T>) -> impl PinInit<Self> {
         pin_init!(Self {
             // SAFETY: The set-up initialises the timer in place, not queued; `run` has the type
             // of the timer's function and is only called while the timer is inside this `Timer`.
@@ -62,7 +62,7 @@ impl<T: TimerHandler> Timer<T> {
 
     /// Starts (or restarts) the timer on the current CPU, firing every
     /// `period_ns` nanoseconds.
-    pub(crate) fn start(&self, period_ns: u64) {
+    pub fn start(&self, period_ns: u64) {
         self.period_ns.store(period_ns, Ordering::Relaxed);
         let expiry = i64::try_from(period_ns).unwrap_or(i64::MAX);
         // SAFETY: The timer is initialised (type invariant) and pinned.
@@ -70,14 +70,14 @@ impl<T: TimerHandler> Timer<T> {
     }
 
     /// Whether the timer is queued or its callback runs.
-    pub(crate) fn is_active(&self) -> bool {
+    pub fn is_active(&self) -> bool {
         // SAFETY: The timer is initialised (type invariant); `hrtimer_active` only reads it.
         unsafe { bindings::hrtimer_active(self.timer.get()) }
     }
 
     /// Stops the timer and waits for a running callback to finish. Must not
     /// be called from the timer's own callback.
-    pub(crate) fn cancel(&self) {
+    pub fn cancel(&self) {
         // SAFETY: The timer is initialised (type invariant).
         unsafe { bindings::hrtimer_cancel(self.timer.get()) };
     }

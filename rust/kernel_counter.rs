@@ -18,7 +18,7 @@ use kernel::prelude::*;
 /// # Invariants
 ///
 /// `0` is an event from `perf_event_create_kernel_counter`, owned here.
-pub(crate) struct KernelCounter(NonNull<bindings::perf_event>);
+pub struct KernelCounter(NonNull<bindings::perf_event>);
 
 // SAFETY: The event is owned here; perf's functions on it work from any CPU.
 unsafe impl Send for KernelCounter {}
@@ -29,7 +29,7 @@ unsafe impl Sync for KernelCounter {}
 impl KernelCounter {
     /// Opens an enabled counter of PMU type `pmu_type` with `config` on
     /// `cpu` (the PMU's `event_init` may move it to another CPU).
-    pub(crate) fn new(pmu_type: u32, config: Config, cpu: CpuId) -> Result<Self> {
+    pub fn new(pmu_type: u32, config: Config, cpu: CpuId) -> Result<Self> {
         let mut attr = bindings::perf_event_attr {
             type_: pmu_type,
             size: core::mem::size_of::<bindings::perf_event_attr>() as u32,
@@ -58,7 +58,7 @@ impl KernelCounter {
     /// CPU the event is active on, the PMU's `read` updates the count, then
     /// the count is loaded. Safe in any context, NMI included, with
     /// interrupts off.
-    pub(crate) fn read_local(&self) -> Result<u64> {
+    pub fn read_local(&self) -> Result<u64> {
         let ev = self.0.as_ptr();
         without_irqs(|irq| {
             // SAFETY: The event is live (type invariant). With interrupts off it cannot be

@@ -14,7 +14,7 @@ use kernel::prelude::*;
 /// # Invariants
 ///
 /// `addr` maps `size` bytes, owned by this object until drop.
-pub(crate) struct Mmio {
+pub struct Mmio {
     addr: NonNull<c_void>,
     size: u64,
 }
@@ -35,7 +35,7 @@ impl Mmio {
     }
 
     /// Reads the 32-bit register at `off`.
-    pub(crate) fn read32(&self, off: u32) -> Result<u32> {
+    pub fn read32(&self, off: u32) -> Result<u32> {
         if u64::from(off) + 4 > self.size || off % 4 != 0 {
             return Err(EINVAL);
         }

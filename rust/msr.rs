@@ -7,26 +7,36 @@
 //! C header: [`arch/x86/include/asm/msr.h`](srctree/arch/x86/include/asm/msr.h)
 
 use super::bindings;
-use crate::hw::program::Msr;
 use kernel::error::{code::EIO, Result};
 
+/// An MSR a driver may write with any value.
+///
+/// # Safety
+///
+/// Writing any value to the MSR, on any CPU, changes only state that the
+/// implementing driver owns (a performance-monitoring register, say): never
+/// memory, paging, interrupts or anything else the kernel relies on.
+pub unsafe trait Register: Copy {
+    /// The MSR's address.
+    fn address(self) -> u32;
+}
+
 /// Reads `msr` on the current CPU.
-pub(crate) fn read(msr: Msr) -> Result<u64> {
+pub fn read<R: Register>(msr: R) -> Result<u64> {
     let mut v = 0u64;
     // SAFETY: `v` is a valid, writable `u64`; `rdmsrl_safe` handles faults.
-    match unsafe { bindings::ru_rdmsr_safe(msr.addr(), &mut v) } {
+    match unsafe { bindings::ru_rdmsr_safe(msr.address(), &mut v) } {
         0 => Ok(v),
         _ => Err(EIO),
     }
 }
 
-/// Writes `msr` on the current CPU. Only the core's tables make an [`Msr`]
-/// (an uncore PMON register, or a global control the platform names), so no
-/// caller can have another MSR written.
-pub(crate) fn write(msr: Msr, v: u64) -> Result {
-    // SAFETY: `wrmsrl_safe` handles faults; `msr` is one of the platform's uncore registers,
-    // whose writes change only what the uncore counts.
-    match unsafe { bindings::ru_wrmsr_safe(msr.addr(), v) } {
+/// Writes `msr` on the current CPU. Only a [`Register`] can be written, so
+/// no caller can have an MSR written that the kernel relies on.
+pub fn write<R: Register>(msr: R, v: u64) -> Result {
+    // SAFETY: `wrmsrl_safe` handles faults; by `Register`'s contract a write of any value to
+    // `msr` changes only what its driver owns.
+    match unsafe { bindings::ru_wrmsr_safe(msr.address(), v) } {
         0 => Ok(()),
         _ => Err(EIO),
     }

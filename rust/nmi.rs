@@ -24,7 +24,7 @@ use kernel::sync::Arc;
 use kernel::types::Opaque;
 
 /// An NMI handler.
-pub(crate) trait NmiHandler: Send + Sync + 'static {
+pub trait NmiHandler: Send + Sync + 'static {
     /// Runs in NMI context on the CPU that took the NMI; returns whether the
     /// NMI was this handler's (the other handlers see it either way).
     fn nmi(&self, nmi: &InNmi) -> bool;
@@ -65,7 +65,7 @@ unsafe fn pending_of<'a>(flags: *mut AtomicBool, cpu: CpuId) -> &'a AtomicBool {
 /// points to `handler`'s object and [`PENDING`] to `pending`'s flags (one
 /// per CPU number), from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
-pub(crate) struct Registration<T: NmiHandler> {
+pub struct Registration<T: NmiHandler> {
     handler: Arc<T>,
     pending: KVec<AtomicBool>,
     name: &'static CStr,
@@ -81,7 +81,7 @@ unsafe impl<T: NmiHandler> Sync for Registration<T> {}
 
 impl<T: NmiHandler> Registration<T> {
     /// Registers `handler` as the `NMI_LOCAL` handler `name`.
-    pub(crate) fn new(name: &'static CStr, handler: Arc<T>) -> impl PinInit<Self, Error> {
+    pub fn new(name: &'static CStr, handler: Arc<T>) -> impl PinInit<Self, Error> {
         let pending = (|| -> Result<KVec<AtomicBool>> {
             let n = CpuId::all().count();
             let mut v = KVec::with_capacity(n, GFP_KERNEL)?;
@@ -198,7 +198,7 @@ impl<T: NmiHandler> PinnedDrop for Registration<T> {
 /// Sends an NMI to online CPU `cpu`, which this module's registered
 /// handler claims (the simulation's way of raising an uncore PMI).
 /// `ENODEV` if no handler is registered or `cpu` is offline.
-pub(crate) fn send(cpu: CpuId) -> Result {
+pub fn send(cpu: CpuId) -> Result {
     SENDERS.fetch_add(1, Ordering::SeqCst);
     let flags = PENDING.load(Ordering::SeqCst);
     let r = if flags.is_null() {
@@ -224,7 +224,7 @@ pub(crate) fn send(cpu: CpuId) -> Result {
 }
 
 /// Work for an `irq_work`.
-pub(crate) trait IrqWorkHandler: Send + Sync + 'static {
+pub trait IrqWorkHandler: Send + Sync + 'static {
     /// Runs in hard interrupt context on the CPU that queued it.
     fn run(&self, irq: &IrqsOff);
 }
@@ -236,7 +236,7 @@ pub(crate) trait IrqWorkHandler: Send + Sync + 'static {
 ///
 /// `work` is initialised with [`Self::run`] as its function.
 #[pin_data(PinnedDrop)]
-pub(crate) struct IrqWork<T: IrqWorkHandler> {
+pub struct IrqWork<T: IrqWorkHandler> {
     #[pin]
     work: Opaque<bindings::irq_work>,
     handler: Arc<T>,
@@ -249,7 +249,7 @@ unsafe impl<T: IrqWorkHandler> Sync for IrqWork<T> {}
 
 impl<T: IrqWorkHandler> IrqWork<T> {
     /// An idle work running `handler`.
-    pub(crate) fn new(handler: Arc<T>) -> impl PinInit<Self> {
+    pub fn new(handler: Arc<T>) -> impl PinInit<Self> {
         pin_init!(Self {
             // SAFETY: The helper initialises the work in place with a function of the right type,
             // only ever called for a work inside an `IrqWork<T>`.
@@ -272,7 +272,7 @@ impl<T: IrqWorkHandler> IrqWork<T> {
     }
 
     /// Queues the work on this CPU (NMI-safe); false if it was already queued.
-    pub(crate) fn queue(&self) -> bool {
+    pub fn queue(&self) -> bool {
         // SAFETY: The work is initialised (type invariant) and pinned.
         unsafe { bindings::irq_work_queue(self.work.get()) }
     }

@@ -9,8 +9,6 @@
 use super::bindings;
 use super::compat::IntoMutPtr;
 use super::mmio::Mmio;
-use crate::hw::pci::BarWindow;
-use crate::hw::program::CfgReg;
 use core::marker::PhantomData;
 use core::ptr::{addr_of, addr_of_mut, NonNull};
 use kernel::error::from_result;
@@ -21,6 +19,39 @@ use kernel::sync::Arc;
 use kernel::types::{ForeignOwnable, Opaque};
 use kernel::ThisModule;
 
+/// A configuration-space register a driver may write with any value.
+///
+/// # Safety
+///
+/// Writing any value to the dword at [`offset`](Self::offset) of a device
+/// that the implementing driver is bound to changes only state that the
+/// driver owns (a performance-monitoring register, say): never a base
+/// address register, the command register, a capability or anything else
+/// the kernel or another driver relies on.
+pub unsafe trait ConfigRegister: Copy {
+    /// The register's offset in the configuration space.
+    fn offset(self) -> u32;
+}
+
+/// An MMIO window that a device's 64-bit base address register places.
+///
+/// # Safety
+///
+/// [`offset`](Self::offset) is the offset of the base address register
+/// (its low dword; the high one follows), and whenever [`base`](Self::base)
+/// returns an address for the register's two dwords, [`size`](Self::size)
+/// bytes from it are registers of that device, which 32-bit reads do not
+/// change.
+pub unsafe trait BarWindow {
+    /// Offset of the base address register.
+    fn offset(&self) -> u32;
+    /// Size of the window in bytes.
+    fn size(&self) -> u32;
+    /// The window's physical base from the register's two dwords, or `None`
+    /// when the register leaves it disabled.
+    fn base(&self, lo: u32, hi: u32) -> Option<u64>;
+}
+
 /// A PCI device, borrowed.
 ///
 /// # Invariants
@@ -29,7 +60,7 @@ use kernel::ThisModule;
 /// reference's lifetime: the device the PCI core passes to a callback, for
 /// the call, or one a [`DeviceRef`] holds a reference to.
 #[repr(transparent)]
-pub(crate) struct Device(Opaque<bindings::pci_dev>);
+pub struct Device(Opaque<bindings::pci_dev>);
 
 // SAFETY: The accessors read fields fixed at enumeration or go through configuration-space
 // functions that lock internally; they work from any CPU.
@@ -51,44 +82,44 @@ impl Device {
     }
 
     /// Vendor ID.
-    pub(crate) fn vendor(&self) -> u16 {
+    pub fn vendor(&self) -> u16 {
         // SAFETY: The device is allocated (type invariant); the field is fixed at enumeration.
         unsafe { (*self.raw()).vendor }
     }
 
     /// Device ID.
-    pub(crate) fn device_id(&self) -> u16 {
+    pub fn device_id(&self) -> u16 {
         // SAFETY: As in `vendor`.
         unsafe { (*self.raw()).device }
     }
 
     /// PCI segment (domain).
-    pub(crate) fn domain(&self) -> u32 {
+    pub fn domain(&self) -> u32 {
         // SAFETY: The device is allocated and holds a reference to its bus.
         let d = unsafe { bindings::ru_pci_domain_nr((*self.raw()).bus) };
         d as u32
     }
 
     /// Bus number.
-    pub(crate) fn bus(&self) -> u8 {
+    pub fn bus(&self) -> u8 {
         // SAFETY: The device is allocated and holds a reference to its bus.
         unsafe { (*(*self.raw()).bus).number }
     }
 
     /// Device (slot) number on the bus.
-    pub(crate) fn slot(&self) -> u8 {
+    pub fn slot(&self) -> u8 {
         // SAFETY: As in `vendor`.
         (unsafe { (*self.raw()).devfn } >> 3) as u8
     }
 
     /// Function number.
-    pub(crate) fn func(&self) -> u8 {
+    pub fn func(&self) -> u8 {
         // SAFETY: As in `vendor`.
         (unsafe { (*self.raw()).devfn } & 7) as u8
     }
 
     /// Reads the configuration dword at `off`.
-    pub(crate) fn read_config_u32(&self, off: u32) -> Result<u32> {
+    pub fn read_config_u32(&self, off: u32) -> Result<u32> {
         let off = c_int::try_from(off).map_err(|_| EINVAL)?;
         let mut v = 0u32;
         // SAFETY: The device is allocated; configuration accessors fail cleanly for a device
@@ -99,13 +130,13 @@ impl Device {
         Ok(v)
     }
 
-    /// Writes the configuration dword of PMON register `reg`. Only the core's
-    /// tables make a [`CfgReg`], so no caller can have a BAR, the command
-    /// register or another device's capability written.
-    pub(crate) fn write_config_u32(&self, reg: CfgReg, v: u32) -> Result {
+    /// Writes the configuration dword of register `reg`. Only a
+    /// [`ConfigRegister`] can be written, so no caller can have a BAR, the
+    /// command register or a capability written.
+    pub fn write_config_u32<R: ConfigRegister>(&self, reg: R, v: u32) -> Result {
         let off = c_int::try_from(reg.offset()).map_err(|_| EINVAL)?;
-        // SAFETY: As in `read_config_u32`; `reg` is a PMON register of the function, whose
-        // writes change only what the uncore counts.
+        // SAFETY: As in `read_config_u32`; by `ConfigRegister`'s contract a write of any value
+        // to `reg` changes only what its driver owns.
         let r = unsafe { bindings::pci_write_config_dword(self.raw(), off, v) };
         // SAFETY: Maps a PCIBIOS code to an errno; any value is accepted.
         to_errno(unsafe { bindings::ru_pcibios_err_to_errno(r) })
@@ -113,16 +144,16 @@ impl Device {
 
     /// Maps the MMIO window that the device's base address register `w`
     /// places; `None` when the register leaves it disabled.
-    pub(crate) fn map_window(&self, w: &BarWindow) -> Result<Option<Mmio>> {
+    pub fn map_window<W: BarWindow>(&self, w: &W) -> Result<Option<Mmio>> {
         let lo = self.read_config_u32(w.offset())?;
-        let hi = self.read_config_u32(w.offset() + 4)?;
+        let hi = self.read_config_u32(w.offset().checked_add(4).ok_or(EINVAL)?)?;
         w.base(lo, hi)
             .map(|base| Mmio::map(base, u64::from(w.size())))
             .transpose()
     }
 
     /// A counted reference to the device.
-    pub(crate) fn get(&self) -> DeviceRef {
+    pub fn get(&self) -> DeviceRef {
         // SAFETY: The device is allocated, so taking a reference is allowed; `DeviceRef::drop`
         // releases it.
         unsafe { bindings::pci_dev_get(self.raw()) };
@@ -144,7 +175,7 @@ fn to_errno(r: c_int) -> Result {
 /// # Invariants
 ///
 /// Holds one reference to the device.
-pub(crate) struct DeviceRef(NonNull<bindings::pci_dev>);
+pub struct DeviceRef(NonNull<bindings::pci_dev>);
 
 // SAFETY: References may be taken and dropped on any CPU; see `Device`.
 unsafe impl Send for DeviceRef {}
@@ -175,7 +206,7 @@ impl Drop for DeviceRef {
 
 /// Every device with vendor `vendor` and device ID `device`, whoever
 /// drives it, as counted references (`pci_get_device`).
-pub(crate) fn devices(vendor: u16, device: u16) -> Devices {
+pub fn devices(vendor: u16, device: u16) -> Devices {
     Devices {
         vendor,
         device,
@@ -189,7 +220,7 @@ pub(crate) fn devices(vendor: u16, device: u16) -> Devices {
 ///
 /// `from` is NULL or the device last returned by `pci_get_device`, whose
 /// reference the iterator holds.
-pub(crate) struct Devices {
+pub struct Devices {
     vendor: u16,
     device: u16,
     from: *mut bindings::pci_dev,
@@ -221,12 +252,12 @@ impl Drop for Devices {
 /// A terminated PCI ID table (`struct pci_device_id[N]`, the last entry
 /// zero), for a driver and for the module's aliases.
 #[repr(transparent)]
-pub(crate) struct IdTable<const N: usize>([bindings::pci_device_id; N]);
+pub struct IdTable<const N: usize>([bindings::pci_device_id; N]);
 
 impl<const N: usize> IdTable<N> {
     /// A table matching each of `ids` with any subsystem; `ids` must have
     /// `N - 1` entries (checked at compile time where the table is a const).
-    pub(crate) const fn new(vendor: u16, ids: &[u16]) -> Self {
+    pub const fn new(vendor: u16, ids: &[u16]) -> Self {
         assert!(
             ids.len() + 1 == N,
             "an ID table holds its IDs and a terminator"
@@ -250,7 +281,7 @@ impl<const N: usize> IdTable<N> {
 }
 
 /// The callbacks of a PCI driver (process context).
-pub(crate) trait Driver: Send + Sync + 'static {
+pub trait Driver: Send + Sync + 'static {
     /// What the driver keeps for each device it binds.
     type Data: ForeignOwnable + Send + Sync;
 
@@ -319,7 +350,7 @@ impl<T: Driver> Adapter<T> {
 /// `drv` is registered, with [`Adapter<T>`]'s callbacks and a `'static` ID
 /// table, from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
-pub(crate) struct Registration<T: Driver> {
+pub struct Registration<T: Driver> {
     ops: Arc<T>,
     #[pin]
     drv: Opaque<bindings::pci_driver>,
@@ -333,7 +364,7 @@ unsafe impl<T: Driver> Sync for Registration<T> {}
 impl<T: Driver> Registration<T> {
     /// Registers a driver named `name` for the devices of `ids`; `probe`
     /// runs for every present device before this returns.
-    pub(crate) fn new<const N: usize>(
+    pub fn new<const N: usize>(
         module: &'static ThisModule,
         name: &'static CStr,
         ids: &'static IdTable<N>,
@@ -365,7 +396,7 @@ impl<T: Driver> Registration<T> {
 
 impl<T: Driver> Registration<T> {
     /// The driver object.
-    pub(crate) fn ops(&self) -> &T {
+    pub fn ops(&self) -> &T {
         &self.ops
     }
 }

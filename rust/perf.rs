@@ -32,87 +32,59 @@ use kernel::str::{CStr, CString};
 use kernel::types::Opaque;
 use kernel::ThisModule;
 
-pub(crate) use attrs::Attr;
-pub(crate) use slots::EventSlots;
+pub use attrs::Attr;
+pub use slots::EventSlots;
 
 /// The flags perf passes to `add`, `del`, `start` and `stop`
 /// (`PERF_EF_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Flags(u32);
+pub struct Flags(u32);
 
 impl Flags {
     /// `PERF_EF_START`: `add` starts the event too.
-    pub(crate) fn start(self) -> bool {
+    pub fn start(self) -> bool {
         self.0 & bindings::PERF_EF_START != 0
     }
 
     /// `PERF_EF_RELOAD`: `start` reloads the counter's period.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
-    pub(crate) fn reload(self) -> bool {
+    pub fn reload(self) -> bool {
         self.0 & bindings::PERF_EF_RELOAD != 0
     }
 
     /// `PERF_EF_UPDATE`: `stop` updates the count.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
-    pub(crate) fn update(self) -> bool {
+    pub fn update(self) -> bool {
         self.0 & bindings::PERF_EF_UPDATE != 0
     }
 }
 
 /// What a PMU can do, beyond counting (`PERF_PMU_CAP_*`), as a set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Capabilities(u32);
+pub struct Capabilities(u32);
 
 impl Capabilities {
     /// Nothing beyond counting with interrupts.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
-    pub(crate) const NONE: Self = Capabilities(0);
+    pub const NONE: Self = Capabilities(0);
     /// No overflow interrupts: perf refuses sampling events
     /// (`PERF_PMU_CAP_NO_INTERRUPT`).
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
-    pub(crate) const NO_INTERRUPT: Self = Capabilities(bindings::PERF_PMU_CAP_NO_INTERRUPT);
+    pub const NO_INTERRUPT: Self = Capabilities(bindings::PERF_PMU_CAP_NO_INTERRUPT);
     /// No `exclude_*` filtering: perf refuses events that ask for it
     /// (`PERF_PMU_CAP_NO_EXCLUDE`).
-    pub(crate) const NO_EXCLUDE: Self = Capabilities(bindings::PERF_PMU_CAP_NO_EXCLUDE);
+    pub const NO_EXCLUDE: Self = Capabilities(bindings::PERF_PMU_CAP_NO_EXCLUDE);
 
     /// Both sets.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
-    pub(crate) const fn and(self, other: Self) -> Self {
+    pub const fn and(self, other: Self) -> Self {
         Capabilities(self.0 | other.0)
     }
 }
 
 /// Which context a PMU's per-task events live in (`pmu->task_ctx_nr`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TaskContext {
+pub enum TaskContext {
     /// None: only CPU-wide events (`perf_invalid_context`).
     None,
     /// The hardware context, scheduled with the task.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
     Hardware,
     /// The software context.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
     Software,
 }
 
@@ -120,50 +92,30 @@ pub(crate) enum TaskContext {
 /// (`pmu->scope`): with a scope, perf shows a `cpumask` of one CPU per
 /// unit, moves events to it and migrates them when it goes offline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scope {
+pub enum Scope {
     /// The PMU handles CPUs itself.
     None,
     /// One per core.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
     Core,
     /// One per die.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
     Die,
     /// One per cluster.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
     Cluster,
     /// One per package.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
     Package,
     /// One for the system.
-    #[expect(
-        dead_code,
-        reason = "abstraction API: no PMU of this module uses it yet"
-    )]
     System,
 }
 
 /// How a PMU registers.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PmuOptions {
+pub struct PmuOptions {
     /// Its capabilities.
-    pub(crate) capabilities: Capabilities,
+    pub capabilities: Capabilities,
     /// Where its per-task events live.
-    pub(crate) task_context: TaskContext,
+    pub task_context: TaskContext,
     /// Its scope.
-    pub(crate) scope: Scope,
+    pub scope: Scope,
 }
 
 /// A perf event, as a PMU callback (`add`, `del`, `start`, `stop`, `read`)
@@ -178,29 +130,29 @@ pub(crate) struct PmuOptions {
 /// `event_init` succeeded, so its data room holds a `D` (written by the
 /// `event_init` trampoline before perf installs the event).
 #[repr(transparent)]
-pub(crate) struct Event<D>(Opaque<bindings::perf_event>, PhantomData<D>);
+pub struct Event<D>(Opaque<bindings::perf_event>, PhantomData<D>);
 
 /// The identity of an event, to recognise it in a later callback. It is
 /// only compared, never turned back into an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct EventId(usize);
+pub struct EventId(usize);
 
 impl EventId {
     /// The identity as a number, never 0.
-    pub(crate) fn as_usize(self) -> usize {
+    pub fn as_usize(self) -> usize {
         self.0
     }
 }
 
 /// The `config` words of an event's attributes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Config {
+pub struct Config {
     /// `attr.config`.
-    pub(crate) config: u64,
+    pub config: u64,
     /// `attr.config1`.
-    pub(crate) config1: u64,
+    pub config1: u64,
     /// `attr.config2`.
-    pub(crate) config2: u64,
+    pub config2: u64,
 }
 
 /// Where an event's data `D` is kept: the first 32 bytes of the union's
@@ -276,32 +228,45 @@ impl<D: Copy> Event<D> {
     }
 
     /// The event's identity.
-    pub(crate) fn id(&self) -> EventId {
+    pub fn id(&self) -> EventId {
         EventId(self.raw() as usize)
     }
 
     /// The event's `config`, `config1` and `config2`.
-    pub(crate) fn config(&self) -> Config {
+    pub fn config(&self) -> Config {
         // SAFETY: The event is live (type invariant).
         unsafe { config_of(self.raw()) }
     }
 
     /// The data `event_init` returned for the event.
-    pub(crate) fn data(&self) -> D {
+    pub fn data(&self) -> D {
         // SAFETY: The event is live and its room holds a `D`, written before the event was
         // installed and never again (type invariant).
         unsafe { DataRoom::<D>::of(self.raw()).read() }
     }
 
     /// Adds `delta` to the event's count.
-    pub(crate) fn add_count(&self, delta: u64) {
+    pub fn add_count(&self, delta: u64) {
         // SAFETY: The event is live (type invariant).
         unsafe { add_count(self.raw(), delta) }
     }
 
+    /// Replaces the event's previous counter value (`hw.prev_count`, which
+    /// perf leaves to the PMU) with `value` and returns the one it held:
+    /// the usual way to count the difference since the last update.
+    /// Atomic, and safe in any context, NMI included.
+    pub fn swap_prev_count(&self, value: u64) -> u64 {
+        let ev = self.raw();
+        // SAFETY: The event is live (type invariant). `prev_count` is a `local64_t`, on 64-bit
+        // kernels one naturally aligned `long`, which only the event's PMU uses; the reference
+        // does not outlive `self`.
+        let prev = unsafe { AtomicI64::from_ptr(&raw mut (*ev).hw.prev_count.a.a.counter) };
+        prev.swap(value as i64, Ordering::Relaxed) as u64
+    }
+
     /// The entry of the event's [`EventSlots`] (the one its `add` put it
     /// in), read atomically; `None` outside `add`..`del`.
-    pub(crate) fn index(&self) -> Option<usize> {
+    pub fn index(&self) -> Option<usize> {
         // SAFETY: The event is live (type invariant) and the reference does not outlive `self`.
         let i = unsafe { idx_of(self.raw()) }.load(Ordering::Acquire);
         usize::try_from(i).ok()
@@ -325,17 +290,17 @@ unsafe fn add_count(ev: *mut bindings::perf_event, delta: u64) {
 
 /// What a PMU needs to know about a new event to accept or refuse it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct EventInfo {
+pub struct EventInfo {
     /// The event was opened for this PMU (`attr.type` is the PMU's type).
-    pub(crate) for_this_pmu: bool,
+    pub for_this_pmu: bool,
     /// The CPU it was opened on (`None`: any CPU).
-    pub(crate) cpu: Option<CpuId>,
+    pub cpu: Option<CpuId>,
     /// A sampling event.
-    pub(crate) sampling: bool,
+    pub sampling: bool,
     /// Any `exclude_*` flag set.
-    pub(crate) excludes: bool,
+    pub excludes: bool,
     /// A per-task event.
-    pub(crate) per_task: bool,
+    pub per_task: bool,
 }
 
 /// An event being created: what `event_init` receives. It is not yet
@@ -346,7 +311,7 @@ pub(crate) struct EventInfo {
 ///
 /// Made only from the event perf passes to `event_init`, for that call.
 #[repr(transparent)]
-pub(crate) struct NewEvent(Opaque<bindings::perf_event>);
+pub struct NewEvent(Opaque<bindings::perf_event>);
 
 /// Another member of a new event's group, to look at: its attributes and
 /// identity only (it may be counting on another CPU).
@@ -355,11 +320,11 @@ pub(crate) struct NewEvent(Opaque<bindings::perf_event>);
 ///
 /// Made only from a live group member during `event_init`, for that call.
 #[repr(transparent)]
-pub(crate) struct GroupMember(Opaque<bindings::perf_event>);
+pub struct GroupMember(Opaque<bindings::perf_event>);
 
 impl GroupMember {
     /// The member's `config`, `config1` and `config2`.
-    pub(crate) fn config(&self) -> Config {
+    pub fn config(&self) -> Config {
         // SAFETY: The member is live (type invariant).
         unsafe { config_of(self.0.get()) }
     }
@@ -381,13 +346,13 @@ impl NewEvent {
     }
 
     /// The event's `config`, `config1` and `config2`.
-    pub(crate) fn config(&self) -> Config {
+    pub fn config(&self) -> Config {
         // SAFETY: The event is live (type invariant).
         unsafe { config_of(self.raw()) }
     }
 
     /// The facts `event_init` checks.
-    pub(crate) fn info(&self) -> EventInfo {
+    pub fn info(&self) -> EventInfo {
         let ev = self.raw();
         // SAFETY: The event is live (type invariant); its PMU is the one whose callback runs.
         let (attr_type, pmu_type, cpu, attach) = unsafe {
@@ -410,7 +375,7 @@ impl NewEvent {
     }
 
     /// Moves the event to `cpu`.
-    pub(crate) fn set_cpu(&mut self, cpu: CpuId) {
+    pub fn set_cpu(&mut self, cpu: CpuId) {
         let ev = self.raw();
         // SAFETY: The event is live and, during `event_init`, not yet installed anywhere, so
         // `&mut self` is its only user. CPU numbers below `nr_cpu_ids` fit an `int`.
@@ -420,7 +385,7 @@ impl NewEvent {
     /// Lets any CPU of the package of the event's CPU read it while it
     /// counts (`PERF_EV_CAP_READ_ACTIVE_PKG`): the PMU's `read` then runs
     /// there.
-    pub(crate) fn set_readable_in_package(&mut self) {
+    pub fn set_readable_in_package(&mut self) {
         let ev = self.raw();
         // SAFETY: As in `set_cpu`.
         unsafe { (*ev).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as c_int };
@@ -429,10 +394,7 @@ impl NewEvent {
     /// Calls `f` for the other members of the event's group that belong
     /// to the same PMU and are not off (the leader first), stopping at the
     /// first error.
-    pub(crate) fn for_each_group_member(
-        &self,
-        mut f: impl FnMut(&GroupMember) -> Result,
-    ) -> Result {
+    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
         let ev = self.raw();
         // SAFETY: The event is live, and so is its group leader: `perf_event_open` holds the
         // group's file while it initialises the event, which joins the group only afterwards.
@@ -471,7 +433,7 @@ impl NewEvent {
 ///
 /// Made only by the `add` trampoline, for the event of that call, which is
 /// in no entry yet.
-pub(crate) struct Adding<'a, D> {
+pub struct Adding<'a, D> {
     ev: &'a Event<D>,
 }
 
@@ -480,7 +442,7 @@ pub(crate) struct Adding<'a, D> {
 /// on the event's CPU; `read` on any CPU of the event's package, with
 /// interrupts off.
 #[vtable]
-pub(crate) trait PmuOps: Send + Sync + Sized + 'static {
+pub trait PmuOps: Send + Sync + Sized + 'static {
     /// How the PMU registers.
     const OPTIONS: PmuOptions;
     /// What the PMU keeps for each of its events: `event_init` returns
@@ -697,7 +659,7 @@ impl<T: PmuOps> Adapter<T> {
 /// `pmu` is registered with perf, with `sysfs`'s attribute groups and name,
 /// from the end of initialisation until drop.
 #[pin_data(PinnedDrop)]
-pub(crate) struct Registration<T: PmuOps> {
+pub struct Registration<T: PmuOps> {
     sysfs: Sysfs,
     ops: T,
     #[pin]
@@ -720,7 +682,7 @@ unsafe impl<T: PmuOps> Sync for Registration<T> {}
 impl<T: PmuOps> Registration<T> {
     /// Registers a PMU named `name`, driven by `ops`, with these `format/`
     /// and `events/` files. Nothing stays registered on error.
-    pub(crate) fn new(
+    pub fn new(
         module: &'static ThisModule,
         name: &CStr,
         ops: T,
@@ -758,12 +720,12 @@ impl<T: PmuOps> Registration<T> {
     }
 
     /// The driver object.
-    pub(crate) fn ops(&self) -> &T {
+    pub fn ops(&self) -> &T {
         &self.ops
     }
 
     /// The PMU's type number (`attr.type` of its events).
-    pub(crate) fn pmu_type(&self) -> u32 {
+    pub fn pmu_type(&self) -> u32 {
         // SAFETY: The PMU is registered (type invariant); `perf_pmu_register` set `type` and
         // nothing changes it afterwards.
         let t = unsafe { (*self.pmu.get()).type_ };
@@ -771,7 +733,7 @@ impl<T: PmuOps> Registration<T> {
     }
 
     /// Moves every event of this PMU on CPU `from` to CPU `to`.
-    pub(crate) fn migrate(&self, from: CpuId, to: CpuId) {
+    pub fn migrate(&self, from: CpuId, to: CpuId) {
         // SAFETY: The PMU is registered (type invariant); perf locks both contexts. CPU numbers
         // below `nr_cpu_ids` fit an `int`.
         unsafe {

@@ -14,10 +14,10 @@ use kernel::prelude::*;
 
 /// An RCU read-side critical section (`rcu_read_lock`), ended on drop.
 /// Allowed in any context, NMI included; it must not sleep.
-pub(crate) struct Guard(PhantomData<*mut ()>);
+pub struct Guard(PhantomData<*mut ()>);
 
 /// Enters an RCU read-side critical section.
-pub(crate) fn read_lock() -> Guard {
+pub fn read_lock() -> Guard {
     // SAFETY: `rcu_read_lock` may be called in any context; `Guard::drop` ends the section on
     // the same CPU and task (the guard is neither `Send` nor `Sync`).
     unsafe { bindings::ru_rcu_read_lock() };
@@ -33,7 +33,7 @@ impl Drop for Guard {
 
 /// Waits until every RCU read-side critical section that may have seen an
 /// old value has ended. Process context only: it sleeps.
-pub(crate) fn synchronize() {
+pub fn synchronize() {
     // SAFETY: No arguments; the callers are in process context.
     unsafe { bindings::synchronize_rcu() };
 }
@@ -45,7 +45,7 @@ pub(crate) fn synchronize() {
 /// # Invariants
 ///
 /// `ptr` is NULL or comes from `KBox::into_raw` and is owned by the slot.
-pub(crate) struct RcuBox<T> {
+pub struct RcuBox<T> {
     ptr: AtomicPtr<T>,
 }
 
@@ -62,14 +62,14 @@ impl<T> Default for RcuBox<T> {
 
 impl<T> RcuBox<T> {
     /// An empty slot.
-    pub(crate) const fn new() -> Self {
+    pub const fn new() -> Self {
         RcuBox {
             ptr: AtomicPtr::new(null_mut()),
         }
     }
 
     /// The value, for as long as the read-side section lasts.
-    pub(crate) fn get<'a>(&'a self, _guard: &'a Guard) -> Option<&'a T> {
+    pub fn get<'a>(&'a self, _guard: &'a Guard) -> Option<&'a T> {
         let p = self.ptr.load(Ordering::Acquire);
         // SAFETY: A non-NULL pointer is a live `KBox` of the slot (type invariant). `replace`
         // frees a value only after a grace period that starts after the value is unpublished,
@@ -80,7 +80,7 @@ impl<T> RcuBox<T> {
     /// Publishes `value` in place of the old one, waits for the readers of
     /// the old one, and returns it. Process context only (it sleeps when
     /// there was an old value).
-    pub(crate) fn replace(&self, value: Option<KBox<T>>) -> Option<KBox<T>> {
+    pub fn replace(&self, value: Option<KBox<T>>) -> Option<KBox<T>> {
         let new = value.map_or(null_mut(), KBox::into_raw);
         let old = self.ptr.swap(new, Ordering::AcqRel);
         if old.is_null() {

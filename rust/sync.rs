@@ -18,10 +18,10 @@ use kernel::sync::lock::{Backend, Lock};
 ///
 /// Build one with [`new_irq_lock!`], which gives each use site its own
 /// static lockdep class.
-pub(crate) type IrqLock<T> = Lock<T, IrqLockBackend>;
+pub type IrqLock<T> = Lock<T, IrqLockBackend>;
 
 /// The backend of [`IrqLock`].
-pub(crate) struct IrqLockBackend;
+pub struct IrqLockBackend;
 
 // SAFETY: `raw_spin_lock_irqsave` gives the caller exclusive ownership until the matching
 // `raw_spin_unlock_irqrestore`; `relock` (the trait's default) takes the lock the same way.
@@ -50,12 +50,14 @@ unsafe impl Backend for IrqLockBackend {
 
 /// An initialiser of an [`IrqLock`] around `$inner`, with a static lockdep
 /// class of its own (named `$name`, or after the source line).
-macro_rules! new_irq_lock {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! ru_sys_new_irq_lock {
     ($inner:expr $(, $name:literal)? $(,)?) => {
         $crate::sys::sync::IrqLock::new($inner, kernel::optional_name!($($name)?), kernel::static_lock_class!())
     };
 }
-pub(crate) use new_irq_lock;
+pub use crate::ru_sys_new_irq_lock as new_irq_lock;
 
 /// The guard of a locked [`IrqLock`].
-pub(crate) type IrqGuard<'a, T> = kernel::sync::lock::Guard<'a, T, IrqLockBackend>;
+pub type IrqGuard<'a, T> = kernel::sync::lock::Guard<'a, T, IrqLockBackend>;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Builds rust_uncore.ko against one of the kernels of scripts/build-kernel.sh
-# and prints the path of the module on the last line of its standard output.
+# Builds rust_uncore.ko and the test PMU module rust_test_pmu.ko
+# (tests/module/, TEST_PMU=1) against one of the kernels of
+# scripts/build-kernel.sh and prints the paths of the modules, rust_uncore.ko's
+# on the last line of its standard output.
 #
 # Kbuild writes a module's objects next to its sources, so each kernel gets
 # its own copy of the module's sources, build/<variant>/ in the repository:
@@ -30,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 
 # What the module build reads, relative to the repository.
-MODULE_PATHS=(Kbuild Makefile src rust)
+MODULE_PATHS=(Kbuild Makefile src rust tests/module)
 
 variants="debug|nodebug|rt|distro|distro-rt|stock|stock-rt|unstable"
 case "${1:-}" in
@@ -99,9 +101,9 @@ if [ "$inroot" = 1 ]; then
 	# the module's copy is mounted at the same path inside.
 	root=$("$here/build-kernel.sh" --variant "$variant" --print-dir >/dev/null && "$here/stock-kernel.sh" --variant "$variant" --print-root)
 	"$here/in-root.sh" "$root" --bind "$out:$out" -- \
-		make -s -C "${kdir#"$root"}" M="$out" -j"$(nproc)" "$@" modules >"$log" 2>&1
+		make -s -C "${kdir#"$root"}" M="$out" -j"$(nproc)" TEST_PMU=1 "$@" modules >"$log" 2>&1
 else
-	make -s -C "$kdir" M="$out" "${flags[@]}" -j"$(nproc)" "$@" modules >"$log" 2>&1
+	make -s -C "$kdir" M="$out" "${flags[@]}" -j"$(nproc)" TEST_PMU=1 "$@" modules >"$log" 2>&1
 fi
 rc=$?
 set -e
@@ -115,8 +117,9 @@ if grep -q 'warning:' "$log"; then
 	grep 'warning:' "$log" >&2
 	exit 1
 fi
-# The modules Kbuild built (modules.order names their objects).
-kos=$(sed -n 's/\.o$/.ko/p' "$out/modules.order" 2>/dev/null || true)
+# The modules Kbuild built (modules.order names their objects),
+# rust_uncore.ko last.
+kos=$(sed -n 's/\.o$/.ko/p' "$out/modules.order" 2>/dev/null | awk '/rust_uncore\.ko$/ { last = $0; next } { print } END { if (last != "") print last }' || true)
 [ -n "$kos" ] || { echo "build-module: no module in $out/modules.order" >&2; exit 1; }
 for ko in $kos; do
 	case "$ko" in /*) ;; *) ko=$out/$ko ;; esac

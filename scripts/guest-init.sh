@@ -31,7 +31,7 @@ fi
 
 # cleanup: undo what a script may have left behind.
 cleanup() {
-	for m in rust_uncore intel_uncore; do
+	for m in rust_uncore rust_test_pmu intel_uncore; do
 		if grep -q "^$m " /proc/modules; then
 			echo "# runner: unloading $m, left loaded by the script"
 			rmmod "$m" || echo "# runner: rmmod $m failed"

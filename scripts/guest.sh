@@ -32,9 +32,10 @@
 # On a fresh machine, `make test-kernel VARIANT=K` installs the packages and
 # builds the kernel K; `make guest` also builds the module.
 #
-# The guest has busybox, perf, the module (/lib/modules/rust_uncore.ko), the
-# kernel's own C driver (/lib/modules/intel-uncore.ko), the test library and
-# tools and README.md (/tests). On the stock kernel it also has what the
+# The guest has busybox, perf, the module (/lib/modules/rust_uncore.ko, and
+# the test PMU module rust_test_pmu.ko built with it), the kernel's own C
+# driver (/lib/modules/intel-uncore.ko), the test library and tools and
+# README.md (/tests). On the stock kernel it also has what the
 # README's commands installed in its Debian root (/lib/modules/<release>/,
 # for modprobe). MODARGS is also exported to the script. Between scripts
 # the guest unloads what a script left loaded and brings every CPU online.
@@ -189,6 +190,10 @@ trap 'rm -rf "$work"' EXIT
 # The per-run overlay: module, tests, the scripts and their settings.
 mkdir -p "$work/root/lib/modules" "$work/root/run" "$work/root/tests"
 cp "$ko" "$work/root/lib/modules/rust_uncore.ko"
+# The test PMU module built with it (build-module.sh builds both).
+if [ -z "$module" ] && [ -f "$(dirname "$ko")/rust_test_pmu.ko" ]; then
+	cp "$(dirname "$ko")/rust_test_pmu.ko" "$work/root/lib/modules/"
+fi
 cp -r "$REPO_DIR/tests/guest/." "$work/root/tests/"
 cp -r "$REPO_DIR/tests/selftests" "$work/root/tests/"
 cp "$REPO_DIR/README.md" "$work/root/tests/"

@@ -4,13 +4,16 @@
 //!
 //! Crate root of `rust_uncore.ko`: the module list and the `module!`
 //! declaration. The hardware-independent core is [`hw`]; the kernel
-//! abstraction layer is `rust/`, brought in as `sys`, and is the only place
-//! with `unsafe` code (`hw` and `engine` forbid it).
+//! abstraction layer is `rust/`, brought in as [`sys`], and this driver's
+//! glue to it is `rust/uncore/`, brought in as `glue`: the only places with
+//! `unsafe` code (`hw` and `engine` forbid it).
 
 mod engine;
+#[path = "../rust/uncore/mod.rs"]
+mod glue;
 pub mod hw;
 #[path = "../rust/mod.rs"]
-mod sys;
+pub mod sys;
 
 use kernel::prelude::*;
 

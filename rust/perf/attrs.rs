@@ -14,11 +14,11 @@ use kernel::prelude::*;
 use kernel::str::CString;
 
 /// One `format/` or `events/` file of a PMU.
-pub(crate) struct Attr<'a> {
+pub struct Attr<'a> {
     /// File name.
-    pub(crate) name: &'a str,
+    pub name: &'a str,
     /// Content.
-    pub(crate) value: &'a str,
+    pub value: &'a str,
 }
 
 /// The attributes of a PMU and the groups that list them.

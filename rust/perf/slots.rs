@@ -61,18 +61,18 @@ impl Slot {
 /// Made only from a filled entry while its use is counted in `users`: the
 /// event is between `add` and `del` for as long as the reference lives.
 #[repr(transparent)]
-pub(crate) struct Active(Opaque<bindings::perf_event>);
+pub struct Active(Opaque<bindings::perf_event>);
 
 impl Active {
     /// Adds `delta` to the event's count (any CPU, any context).
-    pub(crate) fn add_count(&self, delta: u64) {
+    pub fn add_count(&self, delta: u64) {
         // SAFETY: The event is live (type invariant).
         unsafe { add_count(self.0.get(), delta) }
     }
 }
 
 /// A PMU's entries, shared: each filled entry holds a reference.
-pub(crate) struct EventSlots {
+pub struct EventSlots {
     slots: KVec<Slot>,
 }
 
@@ -84,7 +84,7 @@ unsafe impl Sync for EventSlots {}
 
 impl EventSlots {
     /// `n` empty entries.
-    pub(crate) fn new(n: usize) -> Result<Arc<Self>> {
+    pub fn new(n: usize) -> Result<Arc<Self>> {
         let mut slots = KVec::with_capacity(n, GFP_KERNEL)?;
         for _ in 0..n {
             slots.push(
@@ -100,7 +100,7 @@ impl EventSlots {
 
     /// Puts the event of `entry` (in its `add`) in entry `k`: `EBUSY` if
     /// that entry holds another event, `EINVAL` if there is no entry `k`.
-    pub(crate) fn set<D: Copy>(this: &Arc<Self>, k: usize, entry: Adding<'_, D>) -> Result {
+    pub fn set<D: Copy>(this: &Arc<Self>, k: usize, entry: Adding<'_, D>) -> Result {
         let slot = this.slots.get(k).ok_or(EINVAL)?;
         let i = i32::try_from(k).map_err(|_| EINVAL)?;
         let raw = entry.ev.raw();
@@ -121,7 +121,7 @@ impl EventSlots {
     }
 
     /// Calls `f` with the event of entry `k`, if it holds one.
-    pub(crate) fn with<R>(&self, k: usize, f: impl FnOnce(&Active) -> R) -> Option<R> {
+    pub fn with<R>(&self, k: usize, f: impl FnOnce(&Active) -> R) -> Option<R> {
         let slot = self.slots.get(k)?;
         slot.users.fetch_add(1, Ordering::SeqCst);
         let p = slot.ev.load(Ordering::SeqCst);

@@ -499,7 +499,7 @@ fn parse_sim(s: &str) -> Result<SimArg> {
 /// The platform to drive, `sim=`'s or the boot CPU's, and for `sim=`
 /// whether the simulated part lacks the L3 EMON registers.
 fn platform(packages: usize) -> Result<(&'static Platform, Option<bool>)> {
-    let Some(s) = crate::sys::params::sim() else {
+    let Some(s) = crate::glue::params::sim() else {
         return Ok((detect()?, None));
     };
     let s = s.to_str().map_err(|_| EINVAL)?;
@@ -538,7 +538,7 @@ impl Driver {
         let packages = cpu::max_packages().max(1);
         let (platform, sim) = platform(packages)?;
         let backend = if let Some(no_emon) = sim {
-            let mut m = crate::sys::model::alloc_zeroed()?;
+            let mut m = crate::glue::model::alloc_zeroed()?;
             m.reset(platform.id, packages);
             m.no_emon = no_emon;
             pr_info!(
@@ -600,7 +600,7 @@ impl Driver {
             }
             (None, true) => match pcibox::PciHandler::new(ctx.clone()) {
                 Ok(h) => Some(KBox::pin_init(
-                    pci::Registration::new(module, c_str!("rust_uncore"), &crate::sys::PCI_IDS, h),
+                    pci::Registration::new(module, c_str!("rust_uncore"), &crate::glue::PCI_IDS, h),
                     GFP_KERNEL,
                 )?),
                 Err(e) => {

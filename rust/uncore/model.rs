@@ -3,8 +3,8 @@
 //! Allocation of the register model: it is too large for the kernel stack,
 //! so it is built in place, zeroed, in a virtually contiguous allocation.
 
-use super::compat::Zeroable;
 use crate::hw::model::Model;
+use crate::sys::Zeroable;
 use kernel::prelude::*;
 
 // SAFETY: `Model` is plain data: integers, booleans, arrays and structs of
@@ -15,5 +15,5 @@ unsafe impl Zeroable for Model {}
 
 /// A zeroed model, to be [`Model::reset`] to a platform.
 pub(crate) fn alloc_zeroed() -> Result<KVBox<Model>> {
-    KVBox::init(super::compat::init_zeroed(), GFP_KERNEL)
+    KVBox::init(crate::sys::init_zeroed(), GFP_KERNEL)
 }

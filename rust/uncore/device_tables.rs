@@ -6,8 +6,8 @@
 //! for `MODULE_DEVICE_TABLE()`, so that the module autoloads; the PCI
 //! driver matches devices with the same table.
 
-use super::{cpu, pci};
 use crate::hw;
+use crate::sys::{cpu, pci};
 
 /// The PCI functions the driver binds.
 #[used]

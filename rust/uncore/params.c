@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rust_uncore's module parameter: 6.12's module! declares none, so it is
+ * declared here. Its reader's Rust declaration is generated from this file
+ * (rust/uncore/params_generated.rs, see Kbuild).
+ */
+#include <linux/moduleparam.h>
+
+static char *sim;
+module_param(sim, charp, 0444);
+MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd (a family 15 model 6 part without L3 EMON)");
+
+const char *ru_param_sim(void) { return sim; }

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test PMU module (tests/module/, rust_test_pmu.ko): a second module
+# built on the kernel abstraction layer alone. It loads, registers its two
+# PMUs with their sysfs files and perf's scope cpumask, counts with perf
+# stat (per task, against perf's own task-clock, and CPU-wide per package),
+# refuses an unknown event with a message, and unloads.
+#
+# guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+. /tests/lib.sh
+
+KO=/lib/modules/rust_test_pmu.ko
+if [ ! -f "$KO" ]; then
+	not_ok "the guest has $KO"
+	done_testing
+fi
+check "insmod rust_test_pmu.ko" insmod "$KO"
+for p in rust_test_clock rust_test_package; do
+	check_eq "$p: format/event" "$(cat $DEV/$p/format/event 2>&1)" "config:0-7"
+	check_eq "$p: events/ns" "$(cat $DEV/$p/events/ns 2>&1)" "event=0x00"
+	check_eq "$p: events/ns.unit" "$(cat $DEV/$p/events/ns.unit 2>&1)" "ns"
+done
+check "rust_test_clock has no cpumask (no scope, none of its own)" [ ! -e $DEV/rust_test_clock/cpumask ]
+# perf's package scope: the first CPU of each package.
+want=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	echo "$(cat "$c/topology/physical_package_id") ${c##*cpu}"
+done | sort -n -k1,1 -k2,2 | awk '!seen[$1]++ { print $2 }' | sort -n | paste -sd, -)
+check_eq "rust_test_package/cpumask: one CPU per package" "$(cat $DEV/rust_test_package/cpumask 2>&1)" "$want"
+
+# pstat EVENTS CMD...: perf stat's CSV lines "count,unit,event,..."
+pstat() {
+	ev=$1
+	shift
+	perf stat -x, -e "$ev" -- "$@" 2>&1 >/dev/null
+}
+
+# Per task: the task's time on a CPU, as perf's own task-clock (both are
+# scheduled in and out with the task).
+out=$(pstat task-clock,rust_test_clock/ns/ sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done')
+echo "$out" | sed 's/^/# /'
+tc=$(echo "$out" | awk -F, '$3 ~ /^task-clock/ { printf "%d", $1 * 1000000 }')
+ns=$(echo "$out" | awk -F, '$3 ~ /rust_test_clock/ { print $1 }')
+check "per task: rust_test_clock/ns/ within 10% of task-clock ($ns ns, $tc ns)" \
+	awk -v a="${ns:-0}" -v b="${tc:-0}" 'BEGIN { exit !(b > 0 && a >= 0.9 * b && a <= 1.1 * b) }'
+# A sleeping task runs little: not wall time.
+out=$(pstat rust_test_clock/ns/ sleep 1)
+ns=$(echo "$out" | awk -F, '$3 ~ /rust_test_clock/ { print $1 }')
+check "per task: sleep 1 runs well under 0.5 s ($ns ns)" \
+	awk -v a="${ns:--1}" 'BEGIN { exit !(a > 0 && a < 500000000) }'
+
+# CPU-wide per package: each package's clock runs the whole 0.5 s.
+out=$(count rust_test_package/ns/ sleep 0.5)
+echo "$out" | sed 's/^/# /'
+n=$(echo "$out" | awk 'NF == 2' | wc -l)
+check_eq "per package: one count per package" "$n" "$(echo "$want" | tr , '\n' | wc -l)"
+check "per package: each package counted 0.5-10 s" \
+	sh -c "echo \"\$1\" | awk 'NF == 2 { if (\$2 < 500000000 || \$2 > 10000000000) bad = 1; n++ } END { exit bad || !n }'" sh "$out"
+
+# perf_event_open(2) directly (tests/tools/perf_open.c): the errno of each
+# refusal, from the PMU's event_init or from perf for its options.
+po() { /tests/perf_open "$@" 2>&1 | head -1; }
+check_eq "per task on rust_test_clock: opens" "$(po rust_test_clock 0 --task)" "ok"
+check_eq "on CPU 1, rust_test_package: opens (moved to its package's CPU)" "$(po rust_test_package 0 --cpu 1)" "ok"
+check_eq "an unknown event: EINVAL" "$(po rust_test_clock 1)" "EINVAL 0"
+check "the refusal is explained in dmesg" sh -c 'dmesg | grep -q "rust_test_clock: event 0x1 refused"'
+check_eq "sampling (no interrupts): EOPNOTSUPP" "$(po rust_test_clock 0 --sample 1000)" "EOPNOTSUPP 0"
+check_eq "exclude_user (no exclusions): EINVAL" "$(po rust_test_clock 0 --exclude-user)" "EINVAL 0"
+check_eq "per task on rust_test_package (no task context): EINVAL" "$(po rust_test_package 0 --task)" "EINVAL 0"
+
+check "rmmod rust_test_pmu" rmmod rust_test_pmu
+check "the PMUs are gone" sh -c "[ ! -e $DEV/rust_test_clock ] && [ ! -e $DEV/rust_test_package ]"
+done_testing

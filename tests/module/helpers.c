@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The test PMU module's copy of the abstraction layer's helpers: Kbuild
+ * links an object into one module only.
+ */
+#include "../../rust/helpers.c"

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! A minimal software PMU built on the kernel abstraction layer (`rust/`)
+//! alone, without rust_uncore's glue, core or engine: it shows that the
+//! perf abstraction is generic. Its two PMUs count nanoseconds of the
+//! monotonic clock while their events run:
+//!
+//! - `rust_test_clock`: per-task and per-CPU events, in perf's software
+//!   task context, no scope (no `cpumask` file);
+//! - `rust_test_package`: CPU-wide events only, scoped to the package:
+//!   perf shows a `cpumask` of one CPU per package and moves events there.
+//!
+//! Both refuse sampling and `exclude_*` (their capabilities), and any event
+//! code but 0 (`EINVAL`, with a debug message). Built with `TEST_PMU=1`
+//! (see `Kbuild`); the guest test `tests/guest/31-test-pmu.sh` loads it and
+//! counts with `perf stat`.
+
+#[path = "../../rust/mod.rs"]
+pub mod sys;
+
+use kernel::c_str;
+use kernel::prelude::*;
+use sys::cpu::{self, IrqsOff};
+use sys::perf::{
+    Adding, Attr, Capabilities, Event, Flags, NewEvent, PmuOps, PmuOptions, Registration, Scope,
+    TaskContext,
+};
+
+module! {
+    type: TestPmuModule,
+    name: "rust_test_pmu",
+    description: "A software test PMU on rust_uncore's perf abstraction",
+    license: "GPL",
+}
+
+/// The `format/` files of both PMUs.
+const FORMATS: &[Attr<'static>] = &[Attr {
+    name: "event",
+    value: "config:0-7",
+}];
+
+/// The `events/` files of both PMUs: the one event, with its unit.
+const EVENTS: &[Attr<'static>] = &[
+    Attr {
+        name: "ns",
+        value: "event=0x00",
+    },
+    Attr {
+        name: "ns.unit",
+        value: "ns",
+    },
+];
+
+/// `hw.prev_count` of a stopped event: no clock reading is that large.
+const STOPPED: u64 = u64::MAX;
+
+/// Adds the time since the last update to a running event's count.
+fn update<D: Copy>(ev: &Event<D>) {
+    let now = cpu::now_ns_any_context();
+    let prev = ev.swap_prev_count(now);
+    if prev == STOPPED {
+        ev.swap_prev_count(STOPPED);
+        return;
+    }
+    ev.add_count(now.saturating_sub(prev));
+}
+
+/// A PMU counting nanoseconds: `rust_test_package` when `PACKAGE`, else
+/// `rust_test_clock`.
+struct ClockPmu<const PACKAGE: bool>;
+
+impl<const PACKAGE: bool> ClockPmu<PACKAGE> {
+    /// The name the PMU's messages give it.
+    const NAME: &'static str = if PACKAGE {
+        "rust_test_package"
+    } else {
+        "rust_test_clock"
+    };
+}
+
+#[vtable]
+impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
+    const OPTIONS: PmuOptions = PmuOptions {
+        capabilities: Capabilities::NO_INTERRUPT.and(Capabilities::NO_EXCLUDE),
+        task_context: if PACKAGE {
+            TaskContext::None
+        } else {
+            TaskContext::Software
+        },
+        scope: if PACKAGE { Scope::Package } else { Scope::None },
+    };
+
+    type EventData = ();
+
+    fn event_init(&self, ev: &mut NewEvent) -> Result<()> {
+        if !ev.info().for_this_pmu {
+            return Err(ENOENT);
+        }
+        let code = ev.config().config;
+        if code != 0 {
+            sys::pr_dbg!(
+                "{}: event {:#x} refused: the only event is 0 (ns)\n",
+                Self::NAME,
+                code
+            );
+            return Err(EINVAL);
+        }
+        Ok(())
+    }
+
+    fn add(&self, irq: &IrqsOff, ev: &Event<()>, _entry: Adding<'_, ()>, flags: Flags) -> Result {
+        ev.swap_prev_count(STOPPED);
+        if flags.start() {
+            self.start(irq, ev, flags);
+        }
+        Ok(())
+    }
+
+    fn del(&self, _irq: &IrqsOff, ev: &Event<()>, _flags: Flags) {
+        update(ev);
+        ev.swap_prev_count(STOPPED);
+    }
+
+    fn start(&self, _irq: &IrqsOff, ev: &Event<()>, _flags: Flags) {
+        ev.swap_prev_count(cpu::now_ns_any_context());
+    }
+
+    fn stop(&self, _irq: &IrqsOff, ev: &Event<()>, flags: Flags) {
+        if flags.update() {
+            update(ev);
+        }
+        ev.swap_prev_count(STOPPED);
+    }
+
+    fn read(&self, _irq: &IrqsOff, ev: &Event<()>) {
+        update(ev);
+    }
+}
+
+/// The loaded module: its two registered PMUs, unregistered on unload.
+struct TestPmuModule {
+    _clock: Pin<KBox<Registration<ClockPmu<false>>>>,
+    _package: Pin<KBox<Registration<ClockPmu<true>>>>,
+}
+
+impl kernel::Module for TestPmuModule {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        let clock = KBox::pin_init(
+            Registration::new(module, c_str!("rust_test_clock"), ClockPmu, FORMATS, EVENTS),
+            GFP_KERNEL,
+        )?;
+        let package = KBox::pin_init(
+            Registration::new(
+                module,
+                c_str!("rust_test_package"),
+                ClockPmu,
+                FORMATS,
+                EVENTS,
+            ),
+            GFP_KERNEL,
+        )?;
+        Ok(TestPmuModule {
+            _clock: clock,
+            _package: package,
+        })
+    }
+}
