@@ -8,6 +8,6 @@
 
 static char *sim;
 module_param(sim, charp, 0444);
-MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd (a family 15 model 6 part without L3 EMON)");
+MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], an unknown platform fails the load with the list of names in the kernel log (pentiumd: a family 15 model 6 part without L3 EMON)");
 
 const char *ru_param_sim(void) { return sim; }

@@ -481,6 +481,19 @@ struct SimArg {
     no_emon: bool,
 }
 
+/// The names `sim=` takes, for messages: every platform's, then
+/// `pentiumd`.
+struct SimNames;
+
+impl core::fmt::Display for SimNames {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for p in platforms::ALL.iter() {
+            write!(f, "{}, ", p.name)?;
+        }
+        f.write_str("pentiumd")
+    }
+}
+
 fn parse_sim(s: &str) -> Result<SimArg> {
     let (name, sockets) = match s.split_once(':') {
         Some((n, k)) => (n, Some(k.parse::<usize>().map_err(|_| EINVAL)?)),
@@ -504,7 +517,11 @@ fn platform(packages: usize) -> Result<(&'static Platform, Option<bool>)> {
     };
     let s = s.to_str().map_err(|_| EINVAL)?;
     let arg = parse_sim(s).inspect_err(|_| {
-        pr_err!("sim={}: expected <platform>[:<sockets>] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd\n", s)
+        pr_err!(
+            "sim={}: expected <platform>[:<sockets>] with platform one of {}\n",
+            s,
+            SimNames
+        )
     })?;
     if let Some(n) = arg.sockets {
         if n != packages {

@@ -23,7 +23,7 @@ use super::backend::Sim;
 use super::{Core, Ctx};
 use crate::hw::desc::{BoxType, PlatformId};
 use crate::hw::model::MAX_SOCKETS;
-use crate::hw::pci::{self, PciError, Role, UboxRegs};
+use crate::hw::pci::{self, BarWindow, PciError, Role, UboxRegs};
 use crate::sys::cpu;
 use crate::sys::mmio::Mmio;
 use crate::sys::pci::{Device, DeviceRef, Driver};
@@ -302,10 +302,11 @@ fn decode(ctx: &Ctx, map: &BusMap, at: PciLocation) -> Result<(usize, Role)> {
     Ok((pkg, role))
 }
 
-/// Maps the Skylake IMC counters' window from the host bridge's MCHBAR.
-fn map_mchbar(d: &Device) -> Result<Mmio> {
-    d.map_window(&pci::MCHBAR_WINDOW)?.ok_or_else(|| {
-        pr_info!("MCHBAR is disabled: no IMC counters\n");
+/// Maps the platform's MMIO counter window from the device's base address
+/// register (Skylake's IMC counters, from the host bridge's MCHBAR).
+fn map_window(d: &Device, w: &BarWindow) -> Result<Mmio> {
+    d.map_window(w)?.ok_or_else(|| {
+        pr_info!("{} is disabled: no {} counters\n", w.name(), w.holds());
         ENODEV
     })
 }
@@ -375,9 +376,9 @@ impl Driver for PciHandler {
 
     fn probe(&self, dev: &Device) -> Result<Self::Data> {
         let (pkg, role) = decode(&self.ctx, &self.map, PciLocation::of(dev))?;
-        let mmio = match self.ctx.platform.id {
-            PlatformId::Skylake => Some(map_mchbar(dev)?),
-            _ => None,
+        let mmio = match &self.ctx.platform.mmio_window {
+            Some(w) => Some(map_window(dev, w)?),
+            None => None,
         };
         self.ctx
             .registry
@@ -446,16 +447,18 @@ pub(crate) fn enumerate_sim(ctx: &Ctx, sim: &Sim) -> Result {
     } else {
         BusMap::build(&ubox[..n], 0, |s| Some(s as usize))?
     };
+    let fns = pci::functions(p);
     for &bus in &buses[..n] {
-        for f in pci::functions(p).iter().filter(|f| f.role != Role::Ubox) {
+        for (k, f) in fns.iter().enumerate().filter(|(_, f)| f.role != Role::Ubox) {
             // Client parts: the host bridge is on bus 0 of the one socket.
             let bus = if pci::ubox_device(p).is_none() {
                 0
             } else {
                 bus
             };
-            // One host bridge ID is enough for the simulated Skylake.
-            if p == PlatformId::Skylake && f.device != pci::SKL[0].device {
+            // A role with several device IDs (the Skylake host bridge, one
+            // per part) is plugged once, with its first.
+            if fns[..k].iter().any(|g| g.role == f.role) {
                 continue;
             }
             // The position of functions the tables fix only by ID (IVB-EP

@@ -6,7 +6,7 @@
 use super::backend::At;
 use super::pmu::UncorePmu;
 use super::{is_msr, is_pci, Ctx, Pmu};
-use crate::hw::desc::{BoxKind, BoxType, PlatformId};
+use crate::hw::desc::{BoxKind, BoxType, Global};
 use crate::hw::pci::Role;
 use crate::hw::platforms::skl;
 use crate::sys::cpu;
@@ -28,12 +28,12 @@ pub(super) fn box_counts(ctx: &Ctx) -> Result<KVec<usize>> {
 /// The number of boxes of `t` the driver exposes.
 fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
     let n = t.num_boxes as usize;
-    match (ctx.platform.id, t.kind) {
-        // Skylake: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060
+    match (ctx.platform.global, t.kind) {
+        // Skylake's global block: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060
         // §2.4.1). When it gives nothing usable (0, or a read that faults,
         // as under some hypervisors and firmware), one C-box per core, as
         // the Linux driver assumes; at most what the MSR layout holds.
-        (PlatformId::Skylake, BoxKind::Cbox) => {
+        (Global::Skl, BoxKind::Cbox) => {
             // Every package has the same count: this CPU's is read.
             let reported =
                 cpu::without_irqs(|irq| ctx.rdmsr(irq.on_package(), skl::CBO_CONFIG_MSR))

@@ -11,7 +11,6 @@
 
 use super::backend::Sim;
 use super::Ctx;
-use crate::hw::desc::PlatformId;
 use crate::hw::model::Occurrence;
 use crate::sys::cpu::{self, IrqsOff};
 use crate::sys::hrtimer::{Timer, TimerHandler};
@@ -21,19 +20,6 @@ use kernel::sync::Arc;
 
 /// The clock's period.
 const PERIOD_NS: u64 = 10_000_000;
-
-/// The nominal clock of the simulated parts' fixed counters, in MHz: the
-/// iMC's DCLK (DDR3-1600) on SNB-EP and IVB-EP, the uncore clock of the
-/// W-box on NHM-EX and WSM-EX and of the Skylake UCLK. The Xeon 7100/7400
-/// have no fixed counter.
-pub(crate) fn nominal_mhz(p: PlatformId) -> u64 {
-    match p {
-        PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp => 800,
-        PlatformId::NehalemEx | PlatformId::WestmereEx => 2400,
-        PlatformId::Skylake => 2000,
-        PlatformId::Xeon7100 | PlatformId::Xeon7400 => 0,
-    }
-}
 
 /// The clock and its timer.
 pub(crate) type Clock = (Arc<SimClock>, Pin<KBox<Timer<SimClock>>>);
@@ -72,7 +58,7 @@ impl TimerHandler for SimClock {
         let sim = &self.sim;
         let now = cpu::now_ns();
         let last = self.last_ns.swap(now, Ordering::AcqRel);
-        let mhz = nominal_mhz(self.ctx.platform.id);
+        let mhz = self.ctx.platform.sim.clock_mhz;
         // Ticks = ns x MHz / 1000, the remainder carried to the next run.
         let total = now
             .saturating_sub(last)

@@ -10,6 +10,8 @@
 use core::fmt;
 
 use super::bits::Field;
+use super::model::Family;
+use super::pci::{BarWindow, PciFn};
 
 /// The word of `perf_event_attr` a format field is taken from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -483,25 +485,8 @@ impl BoxType {
     }
 }
 
-/// Platform identifiers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum PlatformId {
-    /// Sandy Bridge-EP (Xeon E5-2600), family 6 model 45.
-    SandyBridgeEp = 0,
-    /// Ivy Bridge-EP (Xeon E5 v2), family 6 model 62.
-    IvyBridgeEp,
-    /// Nehalem-EX (Xeon 7500), family 6 model 46.
-    NehalemEx,
-    /// Westmere-EX (Xeon E7), family 6 model 47.
-    WestmereEx,
-    /// Skylake client (6th generation Core), family 6 models 78 and 94.
-    Skylake,
-    /// Xeon 7100 series, family 15 model 6.
-    Xeon7100,
-    /// Xeon 7400 series, family 6 model 29.
-    Xeon7400,
-}
+/// Platform identifiers, listed with the platforms in [`super::platforms`].
+pub use super::platforms::PlatformId;
 
 /// The global (per socket) PMON control of a platform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -535,6 +520,30 @@ pub struct Platform {
     /// NHM-EX/WSM-EX: which boxes each S-box `S_MSR_PMON_SUMMARY` bit
     /// reports (Table 2-26 of each part's guide); empty elsewhere.
     pub s_summary: &'static [SummaryBit],
+    /// The event catalog of each box kind (its `events/` aliases besides
+    /// the ones the box type carries), from the platform's catalog file;
+    /// empty for a kind it does not have.
+    pub catalog: fn(BoxKind) -> &'static [Alias],
+    /// The uncore PCI functions (empty for MSR-only platforms).
+    pub pci: &'static [PciFn],
+    /// The MMIO window of its MMIO boxes, which the base address register
+    /// of their PCI device places (Skylake's `MCHBAR`).
+    pub mmio_window: Option<BarWindow>,
+    /// Its part in the register model and the simulation.
+    pub sim: SimSpec,
+}
+
+/// What the register model and the simulation need to know of a platform
+/// beyond its box types and global control.
+#[derive(Clone, Copy, Debug)]
+pub struct SimSpec {
+    /// The model's behaviour class of each box kind.
+    pub family: fn(BoxKind) -> Family,
+    /// The C-box count the model's `MSR_UNC_CBO_CONFIG` reports (Skylake);
+    /// 0 where there is no such register.
+    pub cbos: u8,
+    /// Nominal clock of the simulated fixed counters in MHz (0: none).
+    pub clock_mhz: u64,
 }
 
 /// One bit of an S-box's `S_MSR_PMON_SUMMARY` and the boxes behind it.

@@ -45,7 +45,8 @@ pub struct PciFn {
     pub role: Role,
 }
 
-const fn at(device: u16, dev: u8, func: u8, role: Role) -> PciFn {
+/// A function at a fixed device and function number.
+pub(crate) const fn at(device: u16, dev: u8, func: u8, role: Role) -> PciFn {
     PciFn {
         device,
         dev: Some(dev),
@@ -54,126 +55,23 @@ const fn at(device: u16, dev: u8, func: u8, role: Role) -> PciFn {
     }
 }
 
-const fn bx(ty: BoxKind, index: u8) -> Role {
+/// The role of box `index` of kind `ty`.
+pub(crate) const fn bx(ty: BoxKind, index: u8) -> Role {
     Role::Box { ty, index }
 }
 
-/// SNB-EP uncore PCI functions (327043 Table 1-3).
-pub const SNBEP: &[PciFn] = &[
-    at(0x3c46, 14, 1, bx(BoxKind::Ha, 0)),
-    at(0x3cb0, 16, 0, bx(BoxKind::Imc, 0)),
-    at(0x3cb1, 16, 1, bx(BoxKind::Imc, 1)),
-    at(0x3cb4, 16, 4, bx(BoxKind::Imc, 2)),
-    at(0x3cb5, 16, 5, bx(BoxKind::Imc, 3)),
-    at(0x3c41, 8, 2, bx(BoxKind::Qpi, 0)),
-    at(0x3c42, 9, 2, bx(BoxKind::Qpi, 1)),
-    at(0x3c43, 19, 1, bx(BoxKind::R2pcie, 0)),
-    at(0x3c44, 19, 5, bx(BoxKind::R3qpi, 0)),
-    at(0x3c45, 19, 6, bx(BoxKind::R3qpi, 1)),
-    at(0x3c86, 8, 6, Role::QpiFilter { port: 0 }),
-    at(0x3c96, 9, 6, Role::QpiFilter { port: 1 }),
-    PciFn {
-        device: 0x3ce0,
-        dev: None,
-        func: None,
-        role: Role::Ubox,
-    },
-];
-
-/// IVB-EP uncore PCI functions. QPI port 2 (0x0e3a) has no agreed
-/// position across sources, so only its ID is checked; it has no match/mask
-/// device. The U-box devices of both platforms are found by ID only (they
-/// are read for the node ID map, never bound).
-pub const IVBEP: &[PciFn] = &[
-    at(0x0e30, 14, 1, bx(BoxKind::Ha, 0)),
-    at(0x0e38, 28, 1, bx(BoxKind::Ha, 1)),
-    at(0x0eb4, 16, 4, bx(BoxKind::Imc, 0)),
-    at(0x0eb5, 16, 5, bx(BoxKind::Imc, 1)),
-    at(0x0eb0, 16, 0, bx(BoxKind::Imc, 2)),
-    at(0x0eb1, 16, 1, bx(BoxKind::Imc, 3)),
-    at(0x0ef4, 30, 4, bx(BoxKind::Imc, 4)),
-    at(0x0ef5, 30, 5, bx(BoxKind::Imc, 5)),
-    at(0x0ef0, 30, 0, bx(BoxKind::Imc, 6)),
-    at(0x0ef1, 30, 1, bx(BoxKind::Imc, 7)),
-    at(0x0e39, 5, 6, bx(BoxKind::Irp, 0)),
-    at(0x0e32, 8, 2, bx(BoxKind::Qpi, 0)),
-    at(0x0e33, 9, 2, bx(BoxKind::Qpi, 1)),
-    PciFn {
-        device: 0x0e3a,
-        dev: None,
-        func: None,
-        role: bx(BoxKind::Qpi, 2),
-    },
-    at(0x0e34, 19, 1, bx(BoxKind::R2pcie, 0)),
-    at(0x0e36, 19, 5, bx(BoxKind::R3qpi, 0)),
-    at(0x0e37, 19, 6, bx(BoxKind::R3qpi, 1)),
-    at(0x0e3e, 18, 5, bx(BoxKind::R3qpi, 2)),
-    at(0x0e86, 8, 6, Role::QpiFilter { port: 0 }),
-    at(0x0e96, 9, 6, Role::QpiFilter { port: 1 }),
-    PciFn {
-        device: 0x0e1e,
-        dev: None,
-        func: None,
-        role: Role::Ubox,
-    },
-];
-
-/// Skylake client host bridges (0:0.0): the IMC counters are in the MCHBAR
-/// they hold at 0x48, so each is the device of the `imc` box.
-pub const SKL: &[PciFn] = &[
-    // Skylake: Y, U, HD, HQ, SD, SQ, E3.
-    at(0x190c, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x1904, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x1900, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x1910, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x190f, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x191f, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x1918, 0, 0, bx(BoxKind::Imc, 0)),
-    // Kaby Lake: Y (also Amber Lake YD), U, UQ, SD, SQ, HQ, WQ.
-    at(0x590c, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x5904, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x5914, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x590f, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x591f, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x5910, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x5918, 0, 0, bx(BoxKind::Imc, 0)),
-    // Amber Lake YQ.
-    at(0x590d, 0, 0, bx(BoxKind::Imc, 0)),
-    // Coffee Lake: 2U, 4U (also Whiskey Lake UQ), 4H, 6H, 2S/4S/6S/8S
-    // desktop, 4S/6S/8S workstation, 4S/6S/8S server.
-    at(0x3ecc, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3ed0, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e10, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3ec4, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e0f, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e1f, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3ec2, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e30, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e18, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3ec6, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e31, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e33, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3eca, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e32, 0, 0, bx(BoxKind::Imc, 0)),
-    // Whiskey Lake 4-UQ, UD.
-    at(0x3e34, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x3e35, 0, 0, bx(BoxKind::Imc, 0)),
-    // Comet Lake: H1-H3, U1-U3, S1-S5.
-    at(0x9b44, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b54, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b64, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b51, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b61, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b71, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b33, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b43, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b53, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b63, 0, 0, bx(BoxKind::Imc, 0)),
-    at(0x9b73, 0, 0, bx(BoxKind::Imc, 0)),
-];
-
-/// The PCI function tables of the platforms that have PCI boxes.
-const TABLES: [&[PciFn]; 3] = [SNBEP, IVBEP, SKL];
+/// The PCI function tables of the platforms, in [`platforms::ALL`]'s order.
+///
+/// [`platforms::ALL`]: super::platforms::ALL
+const TABLES: [&[PciFn]; super::platforms::COUNT] = {
+    let mut t: [&[PciFn]; super::platforms::COUNT] = [&[]; super::platforms::COUNT];
+    let mut p = 0;
+    while p < super::platforms::COUNT {
+        t[p] = super::platforms::PLATFORMS[p].pci;
+        p += 1;
+    }
+    t
+};
 
 /// How many PCI functions the driver binds: every known one but the U-box
 /// devices, which are only read.
@@ -215,12 +113,7 @@ pub const BOUND_IDS: [u16; BOUND_COUNT] = {
 
 /// The PCI functions of a platform.
 pub fn functions(p: PlatformId) -> &'static [PciFn] {
-    match p {
-        PlatformId::SandyBridgeEp => SNBEP,
-        PlatformId::IvyBridgeEp => IVBEP,
-        PlatformId::Skylake => SKL,
-        _ => &[],
-    }
+    super::platforms::by_id(p).pci
 }
 
 /// The U-box device whose node-ID registers map buses to sockets.
@@ -249,12 +142,43 @@ pub fn mchbar_base(lo: u32, hi: u32) -> Option<u64> {
 /// bound device's register), cannot be asked to map any other address.
 #[derive(Clone, Copy, Debug)]
 pub struct BarWindow {
+    name: &'static str,
+    holds: &'static str,
     offset: u32,
     size: u32,
     decode: fn(u32, u32) -> Option<u64>,
 }
 
 impl BarWindow {
+    /// The window of `size` bytes that the base address register `name` at
+    /// `offset` places, its base decoded by `decode` from the register's two
+    /// dwords (`None`: disabled); `holds` names its counters in messages.
+    pub(crate) const fn new(
+        name: &'static str,
+        holds: &'static str,
+        offset: u32,
+        size: u32,
+        decode: fn(u32, u32) -> Option<u64>,
+    ) -> Self {
+        BarWindow {
+            name,
+            holds,
+            offset,
+            size,
+            decode,
+        }
+    }
+
+    /// The base address register's name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What the window's counters are, for messages (`IMC`).
+    pub const fn holds(&self) -> &'static str {
+        self.holds
+    }
+
     /// Offset of the base address register (its low dword; the high one
     /// follows).
     pub const fn offset(&self) -> u32 {
@@ -272,13 +196,6 @@ impl BarWindow {
         (self.decode)(lo, hi)
     }
 }
-
-/// The Skylake IMC counters' window: `MCHBAR` of the host bridge.
-pub const MCHBAR_WINDOW: BarWindow = BarWindow {
-    offset: MCHBAR,
-    size: super::platforms::skl::MCHBAR_WINDOW,
-    decode: mchbar_base,
-};
 
 /// Why a PCI function is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

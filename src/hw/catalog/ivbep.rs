@@ -8,7 +8,7 @@
 //! names without the `UNC_<box>_` prefix, in lower case. Every ivytown event
 //! is expressible; none is left out.
 
-use crate::hw::desc::Alias;
+use crate::hw::desc::{Alias, BoxKind};
 
 mod link;
 mod memory;
@@ -425,3 +425,20 @@ pub const IRP: &[Alias] = &[
     Alias::plain("txr_request_occupancy", "event=0xd"),
     Alias::plain("write_ordering_stall_cycles", "event=0x1a"),
 ];
+
+/// The catalog of box kind `kind` of Ivy Bridge-EP (empty for a kind it does
+/// not have).
+pub fn aliases(kind: BoxKind) -> &'static [Alias] {
+    match kind {
+        BoxKind::Ubox => UBOX,
+        BoxKind::Cbox => CBOX,
+        BoxKind::Pcu => PCU,
+        BoxKind::Ha => HA,
+        BoxKind::Imc => IMC,
+        BoxKind::Irp => IRP,
+        BoxKind::Qpi => QPI,
+        BoxKind::R2pcie => R2PCIE,
+        BoxKind::R3qpi => R3QPI,
+        _ => &[],
+    }
+}

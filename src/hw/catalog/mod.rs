@@ -39,41 +39,7 @@ pub mod snbep;
 /// carries first, then the catalog's own. Empty for a kind the platform
 /// does not have.
 pub fn aliases(platform: PlatformId, kind: BoxKind) -> &'static [Alias] {
-    use PlatformId::*;
-    match (platform, kind) {
-        (SandyBridgeEp, BoxKind::Ubox) => snbep::UBOX,
-        (SandyBridgeEp, BoxKind::Cbox) => snbep::CBOX,
-        (SandyBridgeEp, BoxKind::Pcu) => snbep::PCU,
-        (SandyBridgeEp, BoxKind::Ha) => snbep::HA,
-        (SandyBridgeEp, BoxKind::Imc) => snbep::IMC,
-        (SandyBridgeEp, BoxKind::Qpi) => snbep::QPI,
-        (SandyBridgeEp, BoxKind::R2pcie) => snbep::R2PCIE,
-        (SandyBridgeEp, BoxKind::R3qpi) => snbep::R3QPI,
-        (IvyBridgeEp, BoxKind::Ubox) => ivbep::UBOX,
-        (IvyBridgeEp, BoxKind::Cbox) => ivbep::CBOX,
-        (IvyBridgeEp, BoxKind::Pcu) => ivbep::PCU,
-        (IvyBridgeEp, BoxKind::Ha) => ivbep::HA,
-        (IvyBridgeEp, BoxKind::Imc) => ivbep::IMC,
-        (IvyBridgeEp, BoxKind::Irp) => ivbep::IRP,
-        (IvyBridgeEp, BoxKind::Qpi) => ivbep::QPI,
-        (IvyBridgeEp, BoxKind::R2pcie) => ivbep::R2PCIE,
-        (IvyBridgeEp, BoxKind::R3qpi) => ivbep::R3QPI,
-        (NehalemEx | WestmereEx, BoxKind::Ubox) => nhmex::UBOX,
-        (NehalemEx | WestmereEx, BoxKind::Cbox) => nhmex::CBOX,
-        (NehalemEx | WestmereEx, BoxKind::Bbox) => nhmex::BBOX,
-        (NehalemEx | WestmereEx, BoxKind::Sbox) => nhmex::SBOX,
-        (NehalemEx, BoxKind::Mbox) => nhmex::NHMEX_MBOX,
-        (WestmereEx, BoxKind::Mbox) => nhmex::WSMEX_MBOX,
-        (NehalemEx | WestmereEx, BoxKind::Rbox) => nhmex::RBOX,
-        (NehalemEx | WestmereEx, BoxKind::Wbox) => nhmex::WBOX,
-        (Skylake, BoxKind::Cbox) => skl::CBOX,
-        (Skylake, BoxKind::Arb) => skl::ARB,
-        (Skylake, BoxKind::Imc) => skl::IMC,
-        (Xeon7100 | Xeon7400, BoxKind::Gbsq) => l3::GBSQ,
-        (Xeon7100 | Xeon7400, BoxKind::Gsnpq) => l3::GSNPQ,
-        (Xeon7100 | Xeon7400, BoxKind::Fsb) => l3::FSB,
-        _ => &[],
-    }
+    (super::platforms::by_id(platform).catalog)(kind)
 }
 
 /// Every alias of box `index` of box type `kind` of `platform`, in

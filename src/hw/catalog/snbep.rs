@@ -15,7 +15,7 @@
 //!   U-box has no bit 21 in its formats or control mask.
 //! - The 36 IRP (`UNC_I_*`) events: Sandy Bridge-EP has no IRP box type.
 
-use crate::hw::desc::Alias;
+use crate::hw::desc::{Alias, BoxKind};
 
 mod link;
 
@@ -377,3 +377,19 @@ pub const HA: &[Alias] = &[
     Alias::plain("wpq_cycles_no_spec_credits.chn2", "event=0x19,umask=0x4"),
     Alias::plain("wpq_cycles_no_spec_credits.chn3", "event=0x19,umask=0x8"),
 ];
+
+/// The catalog of box kind `kind` of Sandy Bridge-EP (empty for a kind it does
+/// not have).
+pub fn aliases(kind: BoxKind) -> &'static [Alias] {
+    match kind {
+        BoxKind::Ubox => UBOX,
+        BoxKind::Cbox => CBOX,
+        BoxKind::Pcu => PCU,
+        BoxKind::Ha => HA,
+        BoxKind::Imc => IMC,
+        BoxKind::Qpi => QPI,
+        BoxKind::R2pcie => R2PCIE,
+        BoxKind::R3qpi => R3QPI,
+        _ => &[],
+    }
+}

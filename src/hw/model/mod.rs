@@ -231,7 +231,7 @@ impl Model {
         self.platform = p;
         self.n_sockets = n;
         let desc = platforms::by_id(p);
-        self.cbos = if p == PlatformId::Skylake { 4 } else { 0 };
+        self.cbos = desc.sim.cbos;
         self.no_emon = false;
         for (s, sock) in self.sockets.iter_mut().enumerate() {
             // Field by field: a whole `Socket` is too large a temporary for
@@ -259,7 +259,7 @@ impl Model {
                     if k >= MAX_BOXES {
                         break;
                     }
-                    let family = family_of(p, Some(t.kind));
+                    let family = (desc.sim.family)(t.kind);
                     let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || i == 0);
                     sock.boxes[k] = ModelBox {
                         family,
@@ -490,30 +490,6 @@ pub fn box_index(p: &Platform, ti: usize, i: u8) -> Option<usize> {
     let before: usize = p.types[..ti].iter().map(|t| t.num_boxes as usize).sum();
     let k = before + i as usize;
     (k < MAX_BOXES).then_some(k)
-}
-
-/// The model's behaviour class of a box type of a platform.
-fn family_of(p: PlatformId, ty: Option<BoxKind>) -> Family {
-    match p {
-        PlatformId::SandyBridgeEp => match ty {
-            Some(BoxKind::Ubox) => Family::EpUbox,
-            Some(BoxKind::Ha) | Some(BoxKind::Imc) => Family::SnbNoReset,
-            _ => Family::SnbBox,
-        },
-        PlatformId::IvyBridgeEp => match ty {
-            Some(BoxKind::Ubox) => Family::EpUbox,
-            _ => Family::IvbBox,
-        },
-        PlatformId::NehalemEx | PlatformId::WestmereEx => match ty {
-            Some(BoxKind::Ubox) => Family::NhmUbox,
-            _ => Family::NhmBox,
-        },
-        PlatformId::Skylake => match ty {
-            Some(BoxKind::Imc) => Family::SklImc,
-            _ => Family::Skl,
-        },
-        PlatformId::Xeon7100 | PlatformId::Xeon7400 => Family::L3,
-    }
 }
 
 /// Whether a box type lives in PCI configuration space.

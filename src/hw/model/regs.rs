@@ -6,7 +6,7 @@
 
 use super::{Family, Model, ModelBox, ModelError, Socket};
 use crate::hw::bits::low_mask;
-use crate::hw::desc::{BoxKind, BoxType, PlatformId, Space};
+use crate::hw::desc::{BoxKind, BoxType, Global, PlatformId, Space};
 use crate::hw::pci::{self, Role};
 use crate::hw::platforms::{self, l3, nhmex, skl};
 
@@ -258,8 +258,8 @@ pub(super) fn nhm_u_status(p: PlatformId, sock: &Socket) -> u64 {
 
 pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelError> {
     let p = m.platform;
-    match p {
-        PlatformId::NehalemEx | PlatformId::WestmereEx => match msr {
+    match platforms::by_id(p).global {
+        Global::NhmexU => match msr {
             nhmex::U_GLOBAL_CTL => return Ok(sock.global_ctl),
             nhmex::U_GLOBAL_STATUS => return Ok(nhm_u_status(p, sock)),
             nhmex::U_GLOBAL_OVF_CTL => return Ok(0),
@@ -267,21 +267,19 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
             0xcc3 => return Ok(nhm_summary(p, sock, 1)),
             _ => {}
         },
-        PlatformId::Skylake => match msr {
+        Global::Skl => match msr {
             skl::GLOBAL_CTRL => return Ok(sock.global_ctl),
             skl::GLOBAL_STATUS => return Ok(sock.global_status),
             skl::CBO_CONFIG => return Ok(u64::from(m.cbos) + 1),
             _ => {}
         },
-        PlatformId::Xeon7100 | PlatformId::Xeon7400
-            if m.no_emon && (l3::CTR_CTL0..=l3::GL_CTL).contains(&msr) =>
-        {
+        Global::L3 if m.no_emon && (l3::CTR_CTL0..=l3::GL_CTL).contains(&msr) => {
             return Err(ModelError::NoRegister);
         }
-        PlatformId::Xeon7100 | PlatformId::Xeon7400 if msr == l3::GL_CTL => {
+        Global::L3 if msr == l3::GL_CTL => {
             return Ok(sock.global_status << 48);
         }
-        _ => {}
+        Global::L3 | Global::None => {}
     }
     for b in &sock.boxes[..sock.n_boxes] {
         if b.family == Family::None || b.family == Family::QpiFilter || super::is_pci(p, b.ty) {
@@ -341,8 +339,8 @@ pub(super) fn wrmsr(
     msr: u32,
     v: u64,
 ) -> Result<(), ModelError> {
-    match p {
-        PlatformId::NehalemEx | PlatformId::WestmereEx => match msr {
+    match platforms::by_id(p).global {
+        Global::NhmexU => match msr {
             nhmex::U_GLOBAL_CTL => {
                 if v & u::RST_ALL != 0 {
                     for b in sock.boxes[..sock.n_boxes].iter_mut() {
@@ -360,7 +358,7 @@ pub(super) fn wrmsr(
             }
             _ => {}
         },
-        PlatformId::Skylake => match msr {
+        Global::Skl => match msr {
             skl::GLOBAL_CTRL => {
                 sock.global_ctl = v & skl_bits::CTL_VALID;
                 return Ok(());
@@ -374,11 +372,11 @@ pub(super) fn wrmsr(
             skl::CBO_CONFIG => return Err(ModelError::NoRegister),
             _ => {}
         },
-        PlatformId::Xeon7100 | PlatformId::Xeon7400 if msr == l3::GL_CTL => {
+        Global::L3 if msr == l3::GL_CTL => {
             l3_command(sock, v);
             return Ok(());
         }
-        _ => {}
+        Global::L3 | Global::None => {}
     }
     for k in 0..sock.n_boxes {
         let b = &sock.boxes[k];
@@ -649,7 +647,7 @@ pub(super) fn cfg_write(
 }
 
 pub(super) fn mmio_read(m: &Model, sock: &Socket, off: u32) -> Result<u32, ModelError> {
-    if m.platform != PlatformId::Skylake {
+    if platforms::by_id(m.platform).mmio_window.is_none() {
         return Err(ModelError::NoRegister);
     }
     let b = sock.boxes[..sock.n_boxes]

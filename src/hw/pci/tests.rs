@@ -223,7 +223,8 @@ fn mchbar_decoding() {
 #[test]
 fn mchbar_window_holds_every_imc_counter() {
     use crate::hw::program::{counter_reg, Addr, Ctr};
-    let w = MCHBAR_WINDOW;
+    let w = by_id(PlatformId::Skylake).mmio_window.unwrap();
+    assert_eq!((w.name(), w.holds()), ("MCHBAR", "IMC"));
     assert_eq!(w.offset(), MCHBAR);
     assert_eq!(w.base(0xfed1_0001, 0), mchbar_base(0xfed1_0001, 0));
     assert_eq!(w.base(0xfed1_0000, 0), None, "disabled");

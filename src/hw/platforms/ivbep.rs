@@ -15,7 +15,10 @@ use super::snbep::{
     CBOX_CONSTRAINTS, IMC_ALIASES, IMC_FIXED, QPI_MATCH_MASK, R2PCIE_CONSTRAINTS, R3QPI_CONSTRAINTS,
 };
 use super::{cfg, cfg1, f};
+use crate::hw::catalog;
 use crate::hw::desc::*;
+use crate::hw::model::Family;
+use crate::hw::pci::{at, bx, PciFn, Role};
 
 /// Box control written when a box is first used: `rst_ctrl` | `rst_ctrs`.
 pub const BOX_CTL_INIT: u64 = (1 << 0) | (1 << 1);
@@ -225,6 +228,52 @@ pub const TYPES: [BoxType; 9] = [
     },
 ];
 
+/// IVB-EP uncore PCI functions. QPI port 2 (0x0e3a) has no agreed
+/// position across sources, so only its ID is checked; it has no match/mask
+/// device. The U-box devices of both platforms are found by ID only (they
+/// are read for the node ID map, never bound).
+pub const PCI: &[PciFn] = &[
+    at(0x0e30, 14, 1, bx(BoxKind::Ha, 0)),
+    at(0x0e38, 28, 1, bx(BoxKind::Ha, 1)),
+    at(0x0eb4, 16, 4, bx(BoxKind::Imc, 0)),
+    at(0x0eb5, 16, 5, bx(BoxKind::Imc, 1)),
+    at(0x0eb0, 16, 0, bx(BoxKind::Imc, 2)),
+    at(0x0eb1, 16, 1, bx(BoxKind::Imc, 3)),
+    at(0x0ef4, 30, 4, bx(BoxKind::Imc, 4)),
+    at(0x0ef5, 30, 5, bx(BoxKind::Imc, 5)),
+    at(0x0ef0, 30, 0, bx(BoxKind::Imc, 6)),
+    at(0x0ef1, 30, 1, bx(BoxKind::Imc, 7)),
+    at(0x0e39, 5, 6, bx(BoxKind::Irp, 0)),
+    at(0x0e32, 8, 2, bx(BoxKind::Qpi, 0)),
+    at(0x0e33, 9, 2, bx(BoxKind::Qpi, 1)),
+    PciFn {
+        device: 0x0e3a,
+        dev: None,
+        func: None,
+        role: bx(BoxKind::Qpi, 2),
+    },
+    at(0x0e34, 19, 1, bx(BoxKind::R2pcie, 0)),
+    at(0x0e36, 19, 5, bx(BoxKind::R3qpi, 0)),
+    at(0x0e37, 19, 6, bx(BoxKind::R3qpi, 1)),
+    at(0x0e3e, 18, 5, bx(BoxKind::R3qpi, 2)),
+    at(0x0e86, 8, 6, Role::QpiFilter { port: 0 }),
+    at(0x0e96, 9, 6, Role::QpiFilter { port: 1 }),
+    PciFn {
+        device: 0x0e1e,
+        dev: None,
+        func: None,
+        role: Role::Ubox,
+    },
+];
+
+/// The register model's behaviour class of each box kind.
+fn ivbep_family(kind: BoxKind) -> Family {
+    match kind {
+        BoxKind::Ubox => Family::EpUbox,
+        _ => Family::IvbBox,
+    }
+}
+
 /// Ivy Bridge-EP.
 pub const IVBEP: Platform = Platform {
     id: PlatformId::IvyBridgeEp,
@@ -234,4 +283,13 @@ pub const IVBEP: Platform = Platform {
     types: &TYPES,
     s_summary: &[],
     global: Global::None,
+    catalog: catalog::ivbep::aliases,
+    pci: PCI,
+    mmio_window: None,
+    sim: SimSpec {
+        family: ivbep_family,
+        cbos: 0,
+        // The iMC's DCLK (DDR3-1600), of the fixed counter.
+        clock_mhz: 800,
+    },
 };

@@ -13,7 +13,9 @@
 //! offered: a counter that sticks at 2^32 - 1 loses counts.
 
 use super::{cfg, f};
+use crate::hw::catalog;
 use crate::hw::desc::*;
+use crate::hw::model::Family;
 use crate::hw::program::Msr;
 
 /// `MSR_EMON_L3_CTR_CTL0`.
@@ -82,6 +84,11 @@ pub const TYPES: [BoxType; 3] = [
     group(BoxKind::Fsb, 4, 4, FSB_FORMATS, 0x07ff_ffff_0000_0000),
 ];
 
+/// The register model's behaviour class of each box kind: one for all.
+fn l3_family(_kind: BoxKind) -> Family {
+    Family::L3
+}
+
 /// Xeon 7100 series.
 pub const XEON7100: Platform = Platform {
     id: PlatformId::Xeon7100,
@@ -91,6 +98,15 @@ pub const XEON7100: Platform = Platform {
     types: &TYPES,
     global: Global::L3,
     s_summary: &[],
+    catalog: catalog::l3::aliases,
+    pci: &[],
+    mmio_window: None,
+    sim: SimSpec {
+        family: l3_family,
+        cbos: 0,
+        // No fixed counter.
+        clock_mhz: 0,
+    },
 };
 
 /// Xeon 7400 series.
@@ -102,4 +118,13 @@ pub const XEON7400: Platform = Platform {
     types: &TYPES,
     global: Global::L3,
     s_summary: &[],
+    catalog: catalog::l3::aliases,
+    pci: &[],
+    mmio_window: None,
+    sim: SimSpec {
+        family: l3_family,
+        cbos: 0,
+        // No fixed counter.
+        clock_mhz: 0,
+    },
 };

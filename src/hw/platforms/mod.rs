@@ -4,7 +4,7 @@
 //! matching.
 
 use super::bits::Field;
-use super::desc::{Format, Platform, PlatformId, Word};
+use super::desc::{Format, Platform, Word};
 
 pub mod ivbep;
 pub mod l3;
@@ -12,10 +12,34 @@ pub mod nhmex;
 pub mod skl;
 pub mod snbep;
 
-/// Every platform the driver supports.
-pub static ALL: [&Platform; 7] = PLATFORMS;
+/// Platform identifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum PlatformId {
+    /// Sandy Bridge-EP (Xeon E5-2600), family 6 model 45.
+    SandyBridgeEp = 0,
+    /// Ivy Bridge-EP (Xeon E5 v2), family 6 model 62.
+    IvyBridgeEp,
+    /// Nehalem-EX (Xeon 7500), family 6 model 46.
+    NehalemEx,
+    /// Westmere-EX (Xeon E7), family 6 model 47.
+    WestmereEx,
+    /// Skylake client (6th generation Core), family 6 models 78 and 94.
+    Skylake,
+    /// Xeon 7100 series, family 15 model 6.
+    Xeon7100,
+    /// Xeon 7400 series, family 6 model 29.
+    Xeon7400,
+}
 
-const PLATFORMS: [&Platform; 7] = [
+/// How many platforms the driver supports.
+pub const COUNT: usize = PLATFORMS.len();
+
+/// Every platform the driver supports.
+pub static ALL: [&Platform; COUNT] = PLATFORMS;
+
+/// [`ALL`], for compile-time tables.
+pub(crate) const PLATFORMS: [&Platform; 7] = [
     &snbep::SNBEP,
     &ivbep::IVBEP,
     &nhmex::NHMEX,

@@ -12,7 +12,9 @@
 
 use super::common::*;
 use super::{cfg, cfg1, cfg2, f};
+use crate::hw::catalog;
 use crate::hw::desc::*;
+use crate::hw::model::Family;
 use crate::hw::program::Msr;
 
 /// `U_MSR_PMON_GLOBAL_CTL` (Table 2-2).
@@ -489,6 +491,14 @@ const NHMEX_SUMMARY: &[SummaryBit] = &[
     },
 ];
 
+/// The register model's behaviour class of each box kind (both parts).
+fn nhmex_family(kind: BoxKind) -> Family {
+    match kind {
+        BoxKind::Ubox => Family::NhmUbox,
+        _ => Family::NhmBox,
+    }
+}
+
 /// Nehalem-EX.
 pub const NHMEX: Platform = Platform {
     id: PlatformId::NehalemEx,
@@ -498,6 +508,15 @@ pub const NHMEX: Platform = Platform {
     types: &NHMEX_TYPES,
     global: Global::NhmexU,
     s_summary: NHMEX_SUMMARY,
+    catalog: catalog::nhmex::nhmex_aliases,
+    pci: &[],
+    mmio_window: None,
+    sim: SimSpec {
+        family: nhmex_family,
+        cbos: 0,
+        // The uncore clock of the W-box's fixed counter.
+        clock_mhz: 2400,
+    },
 };
 
 /// Westmere-EX.
@@ -509,4 +528,13 @@ pub const WSMEX: Platform = Platform {
     types: &WSMEX_TYPES,
     global: Global::NhmexU,
     s_summary: WSMEX_SUMMARY,
+    catalog: catalog::nhmex::wsmex_aliases,
+    pci: &[],
+    mmio_window: None,
+    sim: SimSpec {
+        family: nhmex_family,
+        cbos: 0,
+        // The uncore clock of the W-box's fixed counter.
+        clock_mhz: 2400,
+    },
 };

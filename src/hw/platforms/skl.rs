@@ -16,7 +16,10 @@
 
 use super::common::*;
 use super::{cfg, f};
+use crate::hw::catalog;
 use crate::hw::desc::*;
+use crate::hw::model::Family;
+use crate::hw::pci::{at, bx, mchbar_base, BarWindow, PciFn, MCHBAR};
 use crate::hw::program::Msr;
 
 /// `MSR_UNC_PERF_GLOBAL_CTRL`.
@@ -158,6 +161,73 @@ pub const TYPES: [BoxType; 3] = [
     },
 ];
 
+/// The IMC counters' window: [`MCHBAR_WINDOW`] bytes where `MCHBAR` of the
+/// host bridge places them.
+pub const IMC_WINDOW: BarWindow =
+    BarWindow::new("MCHBAR", "IMC", MCHBAR, MCHBAR_WINDOW, mchbar_base);
+
+/// Skylake client host bridges (0:0.0): the IMC counters are in the MCHBAR
+/// they hold at 0x48, so each is the device of the `imc` box.
+pub const PCI: &[PciFn] = &[
+    // Skylake: Y, U, HD, HQ, SD, SQ, E3.
+    at(0x190c, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1904, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1900, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1910, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x190f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x191f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x1918, 0, 0, bx(BoxKind::Imc, 0)),
+    // Kaby Lake: Y (also Amber Lake YD), U, UQ, SD, SQ, HQ, WQ.
+    at(0x590c, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5904, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5914, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x590f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x591f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5910, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x5918, 0, 0, bx(BoxKind::Imc, 0)),
+    // Amber Lake YQ.
+    at(0x590d, 0, 0, bx(BoxKind::Imc, 0)),
+    // Coffee Lake: 2U, 4U (also Whiskey Lake UQ), 4H, 6H, 2S/4S/6S/8S
+    // desktop, 4S/6S/8S workstation, 4S/6S/8S server.
+    at(0x3ecc, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ed0, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e10, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ec4, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e0f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e1f, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ec2, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e30, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e18, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3ec6, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e31, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e33, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3eca, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e32, 0, 0, bx(BoxKind::Imc, 0)),
+    // Whiskey Lake 4-UQ, UD.
+    at(0x3e34, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x3e35, 0, 0, bx(BoxKind::Imc, 0)),
+    // Comet Lake: H1-H3, U1-U3, S1-S5.
+    at(0x9b44, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b54, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b64, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b51, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b61, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b71, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b33, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b43, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b53, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b63, 0, 0, bx(BoxKind::Imc, 0)),
+    at(0x9b73, 0, 0, bx(BoxKind::Imc, 0)),
+];
+
+/// The register model's behaviour class of each box kind.
+fn skl_family(kind: BoxKind) -> Family {
+    match kind {
+        BoxKind::Imc => Family::SklImc,
+        _ => Family::Skl,
+    }
+}
+
 /// Skylake client.
 pub const SKL: Platform = Platform {
     id: PlatformId::Skylake,
@@ -174,4 +244,13 @@ pub const SKL: Platform = Platform {
     types: &TYPES,
     s_summary: &[],
     global: Global::Skl,
+    catalog: catalog::skl::aliases,
+    pci: PCI,
+    mmio_window: Some(IMC_WINDOW),
+    sim: SimSpec {
+        family: skl_family,
+        cbos: 4,
+        // UCLK, of C-box 0's fixed counter.
+        clock_mhz: 2000,
+    },
 };

@@ -9,7 +9,10 @@
 
 use super::common::*;
 use super::{cfg, cfg1, cfg2, f};
+use crate::hw::catalog;
 use crate::hw::desc::*;
+use crate::hw::model::Family;
+use crate::hw::pci::{at, bx, PciFn, Role};
 
 /// Box control: `rst_ctrl` (bit 0), `rst_ctrs` (bit 1) and `frz_en` (bit 16),
 /// written once when a box is first used (327043 Table 2-9).
@@ -352,6 +355,38 @@ pub const TYPES: [BoxType; 8] = [
     },
 ];
 
+/// SNB-EP uncore PCI functions (327043 Table 1-3).
+pub const PCI: &[PciFn] = &[
+    at(0x3c46, 14, 1, bx(BoxKind::Ha, 0)),
+    at(0x3cb0, 16, 0, bx(BoxKind::Imc, 0)),
+    at(0x3cb1, 16, 1, bx(BoxKind::Imc, 1)),
+    at(0x3cb4, 16, 4, bx(BoxKind::Imc, 2)),
+    at(0x3cb5, 16, 5, bx(BoxKind::Imc, 3)),
+    at(0x3c41, 8, 2, bx(BoxKind::Qpi, 0)),
+    at(0x3c42, 9, 2, bx(BoxKind::Qpi, 1)),
+    at(0x3c43, 19, 1, bx(BoxKind::R2pcie, 0)),
+    at(0x3c44, 19, 5, bx(BoxKind::R3qpi, 0)),
+    at(0x3c45, 19, 6, bx(BoxKind::R3qpi, 1)),
+    at(0x3c86, 8, 6, Role::QpiFilter { port: 0 }),
+    at(0x3c96, 9, 6, Role::QpiFilter { port: 1 }),
+    PciFn {
+        device: 0x3ce0,
+        dev: None,
+        func: None,
+        role: Role::Ubox,
+    },
+];
+
+/// The register model's behaviour class of each box kind: the U-box has no
+/// box control, the HA and iMC controls no reset bits (327043 §2.1.1).
+fn snbep_family(kind: BoxKind) -> Family {
+    match kind {
+        BoxKind::Ubox => Family::EpUbox,
+        BoxKind::Ha | BoxKind::Imc => Family::SnbNoReset,
+        _ => Family::SnbBox,
+    }
+}
+
 /// Sandy Bridge-EP.
 pub const SNBEP: Platform = Platform {
     id: PlatformId::SandyBridgeEp,
@@ -361,4 +396,13 @@ pub const SNBEP: Platform = Platform {
     types: &TYPES,
     s_summary: &[],
     global: Global::None,
+    catalog: catalog::snbep::aliases,
+    pci: PCI,
+    mmio_window: None,
+    sim: SimSpec {
+        family: snbep_family,
+        cbos: 0,
+        // The iMC's DCLK (DDR3-1600), of the fixed counter.
+        clock_mhz: 800,
+    },
 };
