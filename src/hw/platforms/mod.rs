@@ -92,16 +92,18 @@ pub fn by_name(name: &str) -> Option<&'static Platform> {
 
 /// The platform with identifier `id`.
 pub fn by_id(id: PlatformId) -> &'static Platform {
-    match id {
-        PlatformId::SandyBridgeEp => &snbep::SNBEP,
-        PlatformId::IvyBridgeEp => &ivbep::IVBEP,
-        PlatformId::NehalemEx => &nhmex::NHMEX,
-        PlatformId::WestmereEx => &nhmex::WSMEX,
-        PlatformId::Skylake => &skl::SKL,
-        PlatformId::Xeon7100 => &l3::XEON7100,
-        PlatformId::Xeon7400 => &l3::XEON7400,
-    }
+    PLATFORMS[id as usize]
 }
+
+// `PLATFORMS` lists the platforms in `PlatformId` order, which `by_id`
+// relies on.
+const _: () = {
+    let mut i = 0;
+    while i < PLATFORMS.len() {
+        assert!(PLATFORMS[i].id as usize == i, "PLATFORMS is in PlatformId order");
+        i += 1;
+    }
+};
 
 /// Shorthand for a one-range field of `config`.
 pub(crate) const fn cfg(name: &'static str, bits: &'static [Field]) -> Format {
