@@ -100,7 +100,10 @@ pub fn by_id(id: PlatformId) -> &'static Platform {
 const _: () = {
     let mut i = 0;
     while i < PLATFORMS.len() {
-        assert!(PLATFORMS[i].id as usize == i, "PLATFORMS is in PlatformId order");
+        assert!(
+            PLATFORMS[i].id as usize == i,
+            "PLATFORMS is in PlatformId order"
+        );
         i += 1;
     }
 };
