@@ -418,6 +418,9 @@ pub struct BoxType {
     /// What the box is; its name makes the PMU's, `uncore_<name>` or
     /// `uncore_<name>_<i>`.
     pub kind: BoxKind,
+    /// Its event catalog (its `events/` aliases after [`Self::aliases`]),
+    /// from the platform's catalog file.
+    pub catalog: &'static [Alias],
     /// Number of instances (upper bound; some platforms cap it).
     pub num_boxes: u8,
     /// Name the PMU `uncore_<name>_<i>` even when there is one box.
@@ -520,10 +523,6 @@ pub struct Platform {
     /// NHM-EX/WSM-EX: which boxes each S-box `S_MSR_PMON_SUMMARY` bit
     /// reports (Table 2-26 of each part's guide); empty elsewhere.
     pub s_summary: &'static [SummaryBit],
-    /// The event catalog of each box kind (its `events/` aliases besides
-    /// the ones the box type carries), from the platform's catalog file;
-    /// empty for a kind it does not have.
-    pub catalog: fn(BoxKind) -> &'static [Alias],
     /// The uncore PCI functions (empty for MSR-only platforms).
     pub pci: &'static [PciFn],
     /// The MMIO window of its MMIO boxes, which the base address register

@@ -6,9 +6,13 @@
 //! pmu-events.tsv, with the extended select bit restored (an event with
 //! `ExtSel` is `0x100 + EventCode`, config bit 21). Names are the perfmon
 //! names without the `UNC_<box>_` prefix, in lower case. Every ivytown event
-//! is expressible; none is left out.
+//! is expressible; none is left out. The events Sandy Bridge-EP has too,
+//! with the same encodings, come from its catalogs (`snbep::*_SHARED`, and
+//! its U-box catalog whole).
 
-use crate::hw::desc::{Alias, BoxKind};
+use super::join;
+use crate::hw::catalog::snbep;
+use crate::hw::desc::Alias;
 
 mod link;
 mod memory;
@@ -17,38 +21,25 @@ pub use link::{QPI, R2PCIE, R3QPI};
 pub use memory::{HA, IMC};
 
 /// U-box events.
-pub const UBOX: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x0"),
-    Alias::plain("event_msg.doorbell_rcvd", "event=0x42,umask=0x8"),
-    Alias::plain("event_msg.int_prio", "event=0x42,umask=0x10"),
-    Alias::plain("event_msg.ipi_rcvd", "event=0x42,umask=0x4"),
-    Alias::plain("event_msg.msi_rcvd", "event=0x42,umask=0x2"),
-    Alias::plain("event_msg.vlw_rcvd", "event=0x42,umask=0x1"),
-    Alias::plain("filter_match.disable", "event=0x41,umask=0x2"),
-    Alias::plain("filter_match.enable", "event=0x41,umask=0x1"),
-    Alias::plain("filter_match.u2c_disable", "event=0x41,umask=0x8"),
-    Alias::plain("filter_match.u2c_enable", "event=0x41,umask=0x4"),
-    Alias::plain("lock_cycles", "event=0x44"),
+pub const UBOX: &[Alias] = &join::<UBOX_LEN>(&[UBOX_OWN, snbep::UBOX]);
+
+/// The U-box events of Ivy Bridge-EP only.
+const UBOX_OWN: &[Alias] = &[
     Alias::plain("phold_cycles.assert_to_ack", "event=0x45,umask=0x1"),
     Alias::plain("racu_requests", "event=0x46"),
-    Alias::plain("u2c_events.cmc", "event=0x43,umask=0x10"),
-    Alias::plain("u2c_events.livelock", "event=0x43,umask=0x4"),
-    Alias::plain("u2c_events.lterror", "event=0x43,umask=0x8"),
-    Alias::plain("u2c_events.monitor_t0", "event=0x43,umask=0x1"),
-    Alias::plain("u2c_events.monitor_t1", "event=0x43,umask=0x2"),
-    Alias::plain("u2c_events.other", "event=0x43,umask=0x80"),
-    Alias::plain("u2c_events.trap", "event=0x43,umask=0x40"),
-    Alias::plain("u2c_events.umc", "event=0x43,umask=0x20"),
 ];
+
+const UBOX_LEN: usize = UBOX_OWN.len() + snbep::UBOX.len();
 
 /// C-box events. `LLC_LOOKUP.*` select every line state
 /// (`filter_state=0x3f`), the `*OPCODE` events the demand data read opcode
 /// (`filter_opc=0x182`) and the `NID` events node 0 (`filter_nid=0x1`);
 /// give the filter term to choose another. `RxR_IPQ_RETRY.QPI_CREDITS` may
 /// be narrowed to a link with `filter_link`, which has no default.
-pub const CBOX: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x0"),
-    Alias::plain("counter0_occupancy", "event=0x1f"),
+pub const CBOX: &[Alias] = &join::<CBOX_LEN>(&[CBOX_OWN, snbep::CBOX_SHARED]);
+
+/// The C-box events of Ivy Bridge-EP only.
+const CBOX_OWN: &[Alias] = &[
     Alias::plain("llc_lookup.any", "event=0x34,umask=0x11,filter_state=0x3f"),
     Alias::plain(
         "llc_lookup.data_read",
@@ -63,15 +54,6 @@ pub const CBOX: &[Alias] = &[
         "event=0x34,umask=0x9,filter_state=0x3f",
     ),
     Alias::plain("llc_lookup.write", "event=0x34,umask=0x5,filter_state=0x3f"),
-    Alias::plain("llc_victims.e_state", "event=0x37,umask=0x2"),
-    Alias::plain("llc_victims.miss", "event=0x37,umask=0x8"),
-    Alias::plain("llc_victims.m_state", "event=0x37,umask=0x1"),
-    Alias::plain("llc_victims.nid", "event=0x37,umask=0x40,filter_nid=0x1"),
-    Alias::plain("llc_victims.s_state", "event=0x37,umask=0x4"),
-    Alias::plain("misc.rfo_hit_s", "event=0x39,umask=0x8"),
-    Alias::plain("misc.rspi_was_fse", "event=0x39,umask=0x1"),
-    Alias::plain("misc.started", "event=0x39,umask=0x4"),
-    Alias::plain("misc.wc_aliasing", "event=0x39,umask=0x2"),
     Alias::plain("qlru.age0", "event=0x3c,umask=0x1"),
     Alias::plain("qlru.age1", "event=0x3c,umask=0x2"),
     Alias::plain("qlru.age2", "event=0x3c,umask=0x4"),
@@ -116,53 +98,19 @@ pub const CBOX: &[Alias] = &[
     Alias::plain("ring_bl_used.up_vr1_odd", "event=0x1d,umask=0x20"),
     Alias::plain("ring_bounces.ad_irq", "event=0x5,umask=0x2"),
     Alias::plain("ring_bounces.ak", "event=0x5,umask=0x4"),
-    Alias::plain("ring_bounces.ak_core", "event=0x5,umask=0x2"),
     Alias::plain("ring_bounces.bl", "event=0x5,umask=0x8"),
-    Alias::plain("ring_bounces.bl_core", "event=0x5,umask=0x4"),
     Alias::plain("ring_bounces.iv", "event=0x5,umask=0x10"),
-    Alias::plain("ring_bounces.iv_core", "event=0x5,umask=0x8"),
-    Alias::plain("ring_iv_used.any", "event=0x1e,umask=0xf"),
     Alias::plain("ring_iv_used.down", "event=0x1e,umask=0xcc"),
     Alias::plain("ring_iv_used.up", "event=0x1e,umask=0x33"),
     Alias::plain("ring_sink_starved.ad_ipq", "event=0x6,umask=0x2"),
     Alias::plain("ring_sink_starved.ad_irq", "event=0x6,umask=0x1"),
     Alias::plain("ring_sink_starved.iv", "event=0x6,umask=0x10"),
-    Alias::plain("ring_src_thrtl", "event=0x7"),
-    Alias::plain("rxr_ext_starved.ipq", "event=0x12,umask=0x2"),
-    Alias::plain("rxr_ext_starved.irq", "event=0x12,umask=0x1"),
-    Alias::plain("rxr_ext_starved.ismq_bids", "event=0x12,umask=0x8"),
     Alias::plain("rxr_ext_starved.prq", "event=0x12,umask=0x4"),
-    Alias::plain("rxr_inserts.ipq", "event=0x13,umask=0x4"),
-    Alias::plain("rxr_inserts.irq", "event=0x13,umask=0x1"),
     Alias::plain("rxr_inserts.irq_rej", "event=0x13,umask=0x2"),
-    Alias::plain("rxr_inserts.irq_rejected", "event=0x13,umask=0x2"),
-    Alias::plain("rxr_inserts.vfifo", "event=0x13,umask=0x10"),
-    Alias::plain("rxr_int_starved.ipq", "event=0x14,umask=0x4"),
-    Alias::plain("rxr_int_starved.irq", "event=0x14,umask=0x1"),
-    Alias::plain("rxr_int_starved.ismq", "event=0x14,umask=0x8"),
-    Alias::plain("rxr_ipq_retry.addr_conflict", "event=0x31,umask=0x4"),
-    Alias::plain("rxr_ipq_retry.any", "event=0x31,umask=0x1"),
-    Alias::plain("rxr_ipq_retry.full", "event=0x31,umask=0x2"),
-    Alias::plain("rxr_ipq_retry.qpi_credits", "event=0x31,umask=0x10"),
-    Alias::plain("rxr_irq_retry.addr_conflict", "event=0x32,umask=0x4"),
-    Alias::plain("rxr_irq_retry.any", "event=0x32,umask=0x1"),
-    Alias::plain("rxr_irq_retry.full", "event=0x32,umask=0x2"),
     Alias::plain("rxr_irq_retry.iio_credits", "event=0x32,umask=0x20"),
-    Alias::plain("rxr_irq_retry.qpi_credits", "event=0x32,umask=0x10"),
-    Alias::plain("rxr_irq_retry.rtid", "event=0x32,umask=0x8"),
-    Alias::plain("rxr_ismq_retry.any", "event=0x33,umask=0x1"),
-    Alias::plain("rxr_ismq_retry.full", "event=0x33,umask=0x2"),
-    Alias::plain("rxr_ismq_retry.iio_credits", "event=0x33,umask=0x20"),
-    Alias::plain("rxr_ismq_retry.qpi_credits", "event=0x33,umask=0x10"),
-    Alias::plain("rxr_ismq_retry.rtid", "event=0x33,umask=0x8"),
     Alias::plain("rxr_ismq_retry.wb_credits", "event=0x33,umask=0x80"),
-    Alias::plain("rxr_occupancy.ipq", "event=0x11,umask=0x4"),
-    Alias::plain("rxr_occupancy.irq", "event=0x11,umask=0x1"),
     Alias::plain("rxr_occupancy.irq_rej", "event=0x11,umask=0x2"),
-    Alias::plain("rxr_occupancy.irq_rejected", "event=0x11,umask=0x2"),
-    Alias::plain("rxr_occupancy.vfifo", "event=0x11,umask=0x10"),
     Alias::plain("tor_inserts.all", "event=0x35,umask=0x8"),
-    Alias::plain("tor_inserts.eviction", "event=0x35,umask=0x4"),
     Alias::plain("tor_inserts.local", "event=0x35,umask=0x28"),
     Alias::plain(
         "tor_inserts.local_opcode",
@@ -173,62 +121,25 @@ pub const CBOX: &[Alias] = &[
         "tor_inserts.miss_local_opcode",
         "event=0x35,umask=0x23,filter_opc=0x182",
     ),
-    Alias::plain(
-        "tor_inserts.miss_opcode",
-        "event=0x35,umask=0x3,filter_opc=0x182",
-    ),
     Alias::plain("tor_inserts.miss_remote", "event=0x35,umask=0x8a"),
     Alias::plain(
         "tor_inserts.miss_remote_opcode",
         "event=0x35,umask=0x83,filter_opc=0x182",
-    ),
-    Alias::plain(
-        "tor_inserts.nid_all",
-        "event=0x35,umask=0x48,filter_nid=0x1",
-    ),
-    Alias::plain(
-        "tor_inserts.nid_eviction",
-        "event=0x35,umask=0x44,filter_nid=0x1",
-    ),
-    Alias::plain(
-        "tor_inserts.nid_miss_all",
-        "event=0x35,umask=0x4a,filter_nid=0x1",
-    ),
-    Alias::plain(
-        "tor_inserts.nid_miss_opcode",
-        "event=0x35,umask=0x43,filter_nid=0x1,filter_opc=0x182",
-    ),
-    Alias::plain(
-        "tor_inserts.nid_opcode",
-        "event=0x35,umask=0x41,filter_nid=0x1,filter_opc=0x182",
-    ),
-    Alias::plain("tor_inserts.nid_wb", "event=0x35,umask=0x50,filter_nid=0x1"),
-    Alias::plain(
-        "tor_inserts.opcode",
-        "event=0x35,umask=0x1,filter_opc=0x182",
     ),
     Alias::plain("tor_inserts.remote", "event=0x35,umask=0x88"),
     Alias::plain(
         "tor_inserts.remote_opcode",
         "event=0x35,umask=0x81,filter_opc=0x182",
     ),
-    Alias::plain("tor_inserts.wb", "event=0x35,umask=0x10"),
-    Alias::plain("tor_occupancy.all", "event=0x36,umask=0x8"),
-    Alias::plain("tor_occupancy.eviction", "event=0x36,umask=0x4"),
     Alias::plain("tor_occupancy.local", "event=0x36,umask=0x28"),
     Alias::plain(
         "tor_occupancy.local_opcode",
         "event=0x36,umask=0x21,filter_opc=0x182",
     ),
-    Alias::plain("tor_occupancy.miss_all", "event=0x36,umask=0xa"),
     Alias::plain("tor_occupancy.miss_local", "event=0x36,umask=0x2a"),
     Alias::plain(
         "tor_occupancy.miss_local_opcode",
         "event=0x36,umask=0x23,filter_opc=0x182",
-    ),
-    Alias::plain(
-        "tor_occupancy.miss_opcode",
-        "event=0x36,umask=0x3,filter_opc=0x182",
     ),
     Alias::plain("tor_occupancy.miss_remote", "event=0x36,umask=0x8a"),
     Alias::plain(
@@ -236,32 +147,8 @@ pub const CBOX: &[Alias] = &[
         "event=0x36,umask=0x83,filter_opc=0x182",
     ),
     Alias::plain(
-        "tor_occupancy.nid_all",
-        "event=0x36,umask=0x48,filter_nid=0x1",
-    ),
-    Alias::plain(
-        "tor_occupancy.nid_eviction",
-        "event=0x36,umask=0x44,filter_nid=0x1",
-    ),
-    Alias::plain(
-        "tor_occupancy.nid_miss_all",
-        "event=0x36,umask=0x4a,filter_nid=0x1",
-    ),
-    Alias::plain(
-        "tor_occupancy.nid_miss_opcode",
-        "event=0x36,umask=0x43,filter_nid=0x1,filter_opc=0x182",
-    ),
-    Alias::plain(
-        "tor_occupancy.nid_opcode",
-        "event=0x36,umask=0x41,filter_nid=0x1,filter_opc=0x182",
-    ),
-    Alias::plain(
         "tor_occupancy.nid_wb",
         "event=0x36,umask=0x50,filter_nid=0x1",
-    ),
-    Alias::plain(
-        "tor_occupancy.opcode",
-        "event=0x36,umask=0x1,filter_opc=0x182",
     ),
     Alias::plain("tor_occupancy.remote", "event=0x36,umask=0x88"),
     Alias::plain(
@@ -272,24 +159,21 @@ pub const CBOX: &[Alias] = &[
     Alias::plain("txr_ads_used.ad", "event=0x4,umask=0x1"),
     Alias::plain("txr_ads_used.ak", "event=0x4,umask=0x2"),
     Alias::plain("txr_ads_used.bl", "event=0x4,umask=0x4"),
-    Alias::plain("txr_inserts.ad_cache", "event=0x2,umask=0x1"),
-    Alias::plain("txr_inserts.ad_core", "event=0x2,umask=0x10"),
-    Alias::plain("txr_inserts.ak_cache", "event=0x2,umask=0x2"),
-    Alias::plain("txr_inserts.ak_core", "event=0x2,umask=0x20"),
-    Alias::plain("txr_inserts.bl_cache", "event=0x2,umask=0x4"),
-    Alias::plain("txr_inserts.bl_core", "event=0x2,umask=0x40"),
-    Alias::plain("txr_inserts.iv_cache", "event=0x2,umask=0x8"),
     Alias::plain("txr_starved.ad_core", "event=0x3,umask=0x10"),
     Alias::plain("txr_starved.ak_both", "event=0x3,umask=0x2"),
     Alias::plain("txr_starved.iv", "event=0x3,umask=0x8"),
 ];
 
+const CBOX_LEN: usize = CBOX_OWN.len() + snbep::CBOX_SHARED.len();
+
 /// PCU events (extended-select events at 0x100 + code). The band events
 /// `FREQ_BAND0..3_CYCLES` count cycles at or above `filter_bandN` x 100 MHz
 /// (default 1.2, 2.0, 3.0 and 4.0 GHz, as the derived `freq_ge_*` events);
 /// `*_transitions` count entries into the band (`edge=1`).
-pub const PCU: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x0"),
+pub const PCU: &[Alias] = &join::<PCU_LEN>(&[PCU_OWN, snbep::PCU_SHARED]);
+
+/// The PCU events of Ivy Bridge-EP only.
+const PCU_OWN: &[Alias] = &[
     Alias::plain("core0_transition_cycles", "event=0x70"),
     Alias::plain("core10_transition_cycles", "event=0x7a"),
     Alias::plain("core11_transition_cycles", "event=0x7b"),
@@ -320,70 +204,26 @@ pub const PCU: &[Alias] = &[
     Alias::plain("delayed_c_state_abort_core7", "event=0x11e"),
     Alias::plain("delayed_c_state_abort_core8", "event=0x11f"),
     Alias::plain("delayed_c_state_abort_core9", "event=0x120"),
-    Alias::plain("demotions_core0", "event=0x1e"),
-    Alias::plain("demotions_core1", "event=0x1f"),
     Alias::plain("demotions_core10", "event=0x42"),
     Alias::plain("demotions_core11", "event=0x43"),
     Alias::plain("demotions_core12", "event=0x44"),
     Alias::plain("demotions_core13", "event=0x45"),
     Alias::plain("demotions_core14", "event=0x46"),
-    Alias::plain("demotions_core2", "event=0x20"),
-    Alias::plain("demotions_core3", "event=0x21"),
-    Alias::plain("demotions_core4", "event=0x22"),
-    Alias::plain("demotions_core5", "event=0x23"),
-    Alias::plain("demotions_core6", "event=0x24"),
-    Alias::plain("demotions_core7", "event=0x25"),
     Alias::plain("demotions_core8", "event=0x40"),
     Alias::plain("demotions_core9", "event=0x41"),
-    Alias::plain("freq_band0_cycles", "event=0xb,filter_band0=12"),
-    Alias::plain("freq_band1_cycles", "event=0xc,filter_band1=20"),
-    Alias::plain("freq_band2_cycles", "event=0xd,filter_band2=30"),
-    Alias::plain("freq_band3_cycles", "event=0xe,filter_band3=40"),
-    Alias::plain("freq_max_current_cycles", "event=0x7"),
-    Alias::plain("freq_max_limit_thermal_cycles", "event=0x4"),
-    Alias::plain("freq_max_os_cycles", "event=0x6"),
-    Alias::plain("freq_max_power_cycles", "event=0x5"),
     Alias::plain("freq_min_io_p_cycles", "event=0x61"),
     Alias::plain("freq_min_perf_p_cycles", "event=0x62"),
     Alias::plain("freq_trans_cycles", "event=0x60"),
-    Alias::plain("memory_phase_shedding_cycles", "event=0x2f"),
     Alias::plain("pkg_c_exit_latency", "event=0x126"),
     Alias::plain("pkg_c_exit_latency_sel", "event=0x126"),
     Alias::plain("pkg_c_state_residency_c0_cycles", "event=0x12a"),
     Alias::plain("pkg_c_state_residency_c2_cycles", "event=0x12b"),
     Alias::plain("pkg_c_state_residency_c3_cycles", "event=0x12c"),
     Alias::plain("pkg_c_state_residency_c6_cycles", "event=0x12d"),
-    Alias::plain("power_state_occupancy.cores_c0", "event=0x80,occ_sel=1"),
-    Alias::plain("power_state_occupancy.cores_c3", "event=0x80,occ_sel=2"),
-    Alias::plain("power_state_occupancy.cores_c6", "event=0x80,occ_sel=3"),
-    Alias::plain("prochot_external_cycles", "event=0xa"),
-    Alias::plain("prochot_internal_cycles", "event=0x9"),
     Alias::plain("total_transition_cycles", "event=0x63"),
-    Alias::plain("volt_trans_cycles_change", "event=0x3"),
-    Alias::plain("volt_trans_cycles_decrease", "event=0x2"),
-    Alias::plain("volt_trans_cycles_increase", "event=0x1"),
-    Alias::plain("vr_hot_cycles", "event=0x32"),
-    Alias::plain("freq_ge_1200mhz_cycles", "event=0xb,filter_band0=12"),
-    Alias::plain(
-        "freq_ge_1200mhz_transitions",
-        "event=0xb,edge=1,filter_band0=12",
-    ),
-    Alias::plain("freq_ge_2000mhz_cycles", "event=0xc,filter_band1=20"),
-    Alias::plain(
-        "freq_ge_2000mhz_transitions",
-        "event=0xc,edge=1,filter_band1=20",
-    ),
-    Alias::plain("freq_ge_3000mhz_cycles", "event=0xd,filter_band2=30"),
-    Alias::plain(
-        "freq_ge_3000mhz_transitions",
-        "event=0xd,edge=1,filter_band2=30",
-    ),
-    Alias::plain("freq_ge_4000mhz_cycles", "event=0xe,filter_band3=40"),
-    Alias::plain(
-        "freq_ge_4000mhz_transitions",
-        "event=0xe,edge=1,filter_band3=40",
-    ),
 ];
+
+const PCU_LEN: usize = PCU_OWN.len() + snbep::PCU_SHARED.len();
 
 /// IRP events.
 pub const IRP: &[Alias] = &[
@@ -425,20 +265,3 @@ pub const IRP: &[Alias] = &[
     Alias::plain("txr_request_occupancy", "event=0xd"),
     Alias::plain("write_ordering_stall_cycles", "event=0x1a"),
 ];
-
-/// The catalog of box kind `kind` of Ivy Bridge-EP (empty for a kind it does
-/// not have).
-pub fn aliases(kind: BoxKind) -> &'static [Alias] {
-    match kind {
-        BoxKind::Ubox => UBOX,
-        BoxKind::Cbox => CBOX,
-        BoxKind::Pcu => PCU,
-        BoxKind::Ha => HA,
-        BoxKind::Imc => IMC,
-        BoxKind::Irp => IRP,
-        BoxKind::Qpi => QPI,
-        BoxKind::R2pcie => R2PCIE,
-        BoxKind::R3qpi => R3QPI,
-        _ => &[],
-    }
-}

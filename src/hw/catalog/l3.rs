@@ -12,7 +12,7 @@
 //! (`agent_select`, `type_match`, `snoop_match`, ...), given as terms, so
 //! their catalogs are empty. The two series share the tables.
 
-use crate::hw::desc::{Alias, BoxKind};
+use crate::hw::desc::Alias;
 
 /// GBSQ events: none named (see the module documentation).
 pub const GBSQ: &[Alias] = &[];
@@ -44,14 +44,3 @@ pub const FSB: &[Alias] = &[
     Alias::plain("fsb_other_snoop_stall", "fsb_submask=0x1000000"),
     Alias::plain("fsb_other_bnr", "fsb_submask=0x2000000"),
 ];
-
-/// The catalog of box kind `kind` of the Xeon 7100 and 7400 (empty for a kind it does
-/// not have).
-pub fn aliases(kind: BoxKind) -> &'static [Alias] {
-    match kind {
-        BoxKind::Gbsq => GBSQ,
-        BoxKind::Gsnpq => GSNPQ,
-        BoxKind::Fsb => FSB,
-        _ => &[],
-    }
-}

@@ -39,7 +39,9 @@ pub mod snbep;
 /// carries first, then the catalog's own. Empty for a kind the platform
 /// does not have.
 pub fn aliases(platform: PlatformId, kind: BoxKind) -> &'static [Alias] {
-    (super::platforms::by_id(platform).catalog)(kind)
+    super::platforms::by_id(platform)
+        .type_of(kind)
+        .map_or(&[], |(_, t)| t.catalog)
 }
 
 /// Every alias of box `index` of box type `kind` of `platform`, in

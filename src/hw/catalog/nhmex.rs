@@ -55,7 +55,7 @@
 //! Names are the manual's in lower case, unit masks joined with a dot
 //! (`llc_hits.all`); the R-box adds the PMU-relative port (`.port0`..`.port3`).
 
-use crate::hw::desc::{Alias, BoxKind};
+use crate::hw::desc::Alias;
 
 mod mbox;
 mod rbox;
@@ -327,33 +327,3 @@ pub const WBOX: &[Alias] = &[
     Alias::plain("tm1_on", "event=0x7,umask=0xff"),
     Alias::plain("ratio_change_abort", "event=0x8,umask=0xff"),
 ];
-
-/// The catalog of box kind `kind` of Nehalem-EX (empty for a kind it does
-/// not have).
-pub fn nhmex_aliases(kind: BoxKind) -> &'static [Alias] {
-    match kind {
-        BoxKind::Ubox => UBOX,
-        BoxKind::Cbox => CBOX,
-        BoxKind::Bbox => BBOX,
-        BoxKind::Sbox => SBOX,
-        BoxKind::Mbox => NHMEX_MBOX,
-        BoxKind::Rbox => RBOX,
-        BoxKind::Wbox => WBOX,
-        _ => &[],
-    }
-}
-
-/// The catalog of box kind `kind` of Westmere-EX (empty for a kind it does
-/// not have).
-pub fn wsmex_aliases(kind: BoxKind) -> &'static [Alias] {
-    match kind {
-        BoxKind::Ubox => UBOX,
-        BoxKind::Cbox => CBOX,
-        BoxKind::Bbox => BBOX,
-        BoxKind::Sbox => SBOX,
-        BoxKind::Mbox => WSMEX_MBOX,
-        BoxKind::Rbox => RBOX,
-        BoxKind::Wbox => WBOX,
-        _ => &[],
-    }
-}

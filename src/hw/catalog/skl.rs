@@ -10,7 +10,7 @@
 //! (`cache_lookup.read_mesi`); the IMC counters keep the manual's names.
 //! Every event is expressible; none is left out.
 
-use crate::hw::desc::{Alias, BoxKind};
+use crate::hw::desc::Alias;
 
 /// CBo events (Table 3-1) after the Linux driver's `clockticks`; `clock.socket`
 /// (`UNC_CLOCK.SOCKET`, Table 3-2) is the same fixed UCLK counter, on
@@ -65,14 +65,3 @@ pub const IMC: &[Alias] = &[
     Alias::plain("dram_ia_requests", "event=0x4"),
     Alias::plain("dram_io_requests", "event=0x5"),
 ];
-
-/// The catalog of box kind `kind` of Skylake (empty for a kind it does
-/// not have).
-pub fn aliases(kind: BoxKind) -> &'static [Alias] {
-    match kind {
-        BoxKind::Cbox => CBOX,
-        BoxKind::Arb => ARB,
-        BoxKind::Imc => IMC,
-        _ => &[],
-    }
-}

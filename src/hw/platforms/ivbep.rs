@@ -107,6 +107,7 @@ const fn generic(kind: BoxKind) -> BoxType {
 /// The IVB-EP box types.
 pub const TYPES: [BoxType; 9] = [
     BoxType {
+        catalog: catalog::ivbep::UBOX,
         num_counters: 2,
         ctr_bits: 44,
         fixed: Some(Fixed {
@@ -138,6 +139,7 @@ pub const TYPES: [BoxType; 9] = [
         ..generic(BoxKind::Ubox)
     },
     BoxType {
+        catalog: catalog::ivbep::CBOX,
         num_boxes: 15,
         ctr_bits: 44,
         space: Space::Msr {
@@ -163,6 +165,7 @@ pub const TYPES: [BoxType; 9] = [
         ..generic(BoxKind::Cbox)
     },
     BoxType {
+        catalog: catalog::ivbep::PCU,
         space: Space::Msr {
             box_ctl: Some(0xc24),
             ctl: Regs::Step {
@@ -185,11 +188,13 @@ pub const TYPES: [BoxType; 9] = [
         ..generic(BoxKind::Pcu)
     },
     BoxType {
+        catalog: catalog::ivbep::HA,
         num_boxes: 2,
         always_indexed: true,
         ..generic(BoxKind::Ha)
     },
     BoxType {
+        catalog: catalog::ivbep::IMC,
         num_boxes: 8,
         fixed: Some(IMC_FIXED),
         aliases: IMC_ALIASES,
@@ -197,6 +202,7 @@ pub const TYPES: [BoxType; 9] = [
     },
     // IRP: "registers in IRP boxes are not properly aligned".
     BoxType {
+        catalog: catalog::ivbep::IRP,
         space: Space::Pci {
             box_ctl: 0xf4,
             ctl: Regs::Table(&[0xd8, 0xdc, 0xe0, 0xe4]),
@@ -205,6 +211,7 @@ pub const TYPES: [BoxType; 9] = [
         ..generic(BoxKind::Irp)
     },
     BoxType {
+        catalog: catalog::ivbep::QPI,
         num_boxes: 3,
         ctl_mask: 0xff24_ffff,
         formats: QPI_FORMATS,
@@ -213,6 +220,7 @@ pub const TYPES: [BoxType; 9] = [
         ..generic(BoxKind::Qpi)
     },
     BoxType {
+        catalog: catalog::ivbep::R2PCIE,
         ctr_bits: 44,
         constraints: R2PCIE_CONSTRAINTS,
         ..generic(BoxKind::R2pcie)
@@ -220,6 +228,7 @@ pub const TYPES: [BoxType; 9] = [
     // Three R3QPI links (the Linux driver declares two boxes but probes a
     // third device, 0x0e3e, indexing past its array).
     BoxType {
+        catalog: catalog::ivbep::R3QPI,
         num_boxes: 3,
         num_counters: 3,
         ctr_bits: 44,
@@ -283,7 +292,6 @@ pub const IVBEP: Platform = Platform {
     types: &TYPES,
     s_summary: &[],
     global: Global::None,
-    catalog: catalog::ivbep::aliases,
     pci: PCI,
     mmio_window: None,
     sim: SimSpec {

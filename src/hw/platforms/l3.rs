@@ -52,9 +52,17 @@ const GSNPQ_FORMATS: &[Format] = &[
 
 const FSB_FORMATS: &[Format] = &[cfg("fsb_submask", &[f(32, 57)])];
 
-const fn group(kind: BoxKind, first: u32, n: u8, formats: &'static [Format], mask: u64) -> BoxType {
+const fn group(
+    kind: BoxKind,
+    catalog: &'static [Alias],
+    first: u32,
+    n: u8,
+    formats: &'static [Format],
+    mask: u64,
+) -> BoxType {
     BoxType {
         kind,
+        catalog,
         num_boxes: 1,
         always_indexed: false,
         num_counters: n,
@@ -79,9 +87,30 @@ const fn group(kind: BoxKind, first: u32, n: u8, formats: &'static [Format], mas
 
 /// The three counter groups.
 pub const TYPES: [BoxType; 3] = [
-    group(BoxKind::Gbsq, 0, 2, GBSQ_FORMATS, 0x07ff_ffff_0000_0000),
-    group(BoxKind::Gsnpq, 2, 2, GSNPQ_FORMATS, 0x01ff_ffff_0000_0000),
-    group(BoxKind::Fsb, 4, 4, FSB_FORMATS, 0x07ff_ffff_0000_0000),
+    group(
+        BoxKind::Gbsq,
+        catalog::l3::GBSQ,
+        0,
+        2,
+        GBSQ_FORMATS,
+        0x07ff_ffff_0000_0000,
+    ),
+    group(
+        BoxKind::Gsnpq,
+        catalog::l3::GSNPQ,
+        2,
+        2,
+        GSNPQ_FORMATS,
+        0x01ff_ffff_0000_0000,
+    ),
+    group(
+        BoxKind::Fsb,
+        catalog::l3::FSB,
+        4,
+        4,
+        FSB_FORMATS,
+        0x07ff_ffff_0000_0000,
+    ),
 ];
 
 /// The register model's behaviour class of each box kind: one for all.
@@ -98,7 +127,6 @@ pub const XEON7100: Platform = Platform {
     types: &TYPES,
     global: Global::L3,
     s_summary: &[],
-    catalog: catalog::l3::aliases,
     pci: &[],
     mmio_window: None,
     sim: SimSpec {
@@ -118,7 +146,6 @@ pub const XEON7400: Platform = Platform {
     types: &TYPES,
     global: Global::L3,
     s_summary: &[],
-    catalog: catalog::l3::aliases,
     pci: &[],
     mmio_window: None,
     sim: SimSpec {

@@ -139,6 +139,7 @@ const BBOX_CONSTRAINTS: &[Constraint] = &[
 ];
 
 const CBOX: BoxType = BoxType {
+    catalog: catalog::nhmex::CBOX,
     kind: BoxKind::Cbox,
     num_boxes: 10,
     always_indexed: false,
@@ -177,6 +178,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         // U-box (Tables 2-5..2-7): one counter; its enable is bit 0 of the
         // U-box global control.
         BoxType {
+            catalog: catalog::nhmex::UBOX,
             kind: BoxKind::Ubox,
             num_boxes: 1,
             num_counters: 1,
@@ -207,6 +209,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         },
         // B-boxes (Tables 2-16..2-23): event select in bits 1-5, enable bit 0.
         BoxType {
+            catalog: catalog::nhmex::BBOX,
             kind: BoxKind::Bbox,
             num_boxes: 2,
             num_counters: 4,
@@ -235,6 +238,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         },
         // S-boxes (Tables 2-25..2-35): up to 64 per cycle (§2.5.2).
         BoxType {
+            catalog: catalog::nhmex::SBOX,
             kind: BoxKind::Sbox,
             num_boxes: 2,
             num_counters: 4,
@@ -263,6 +267,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         // eight, each half with its own global control/status; exposed as
         // two PMUs, `rbox_0` (ports 0-3) and `rbox_1` (ports 4-7).
         BoxType {
+            catalog: catalog::nhmex::RBOX,
             kind: BoxKind::Rbox,
             num_boxes: 2,
             num_counters: 8,
@@ -293,6 +298,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
         // counter (counter 0x394, control 0x395, enabled by bit 0 and by
         // `fixed_en`, bit 31 of the W-box global control).
         BoxType {
+            catalog: catalog::nhmex::WBOX,
             kind: BoxKind::Wbox,
             num_boxes: 1,
             num_counters: 4,
@@ -330,6 +336,11 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
 const fn mbox(wsmex: bool) -> BoxType {
     BoxType {
         kind: BoxKind::Mbox,
+        catalog: if wsmex {
+            catalog::nhmex::WSMEX_MBOX
+        } else {
+            catalog::nhmex::NHMEX_MBOX
+        },
         num_boxes: 2,
         num_counters: 6,
         space: Space::Msr {
@@ -508,7 +519,6 @@ pub const NHMEX: Platform = Platform {
     types: &NHMEX_TYPES,
     global: Global::NhmexU,
     s_summary: NHMEX_SUMMARY,
-    catalog: catalog::nhmex::nhmex_aliases,
     pci: &[],
     mmio_window: None,
     sim: SimSpec {
@@ -528,7 +538,6 @@ pub const WSMEX: Platform = Platform {
     types: &WSMEX_TYPES,
     global: Global::NhmexU,
     s_summary: WSMEX_SUMMARY,
-    catalog: catalog::nhmex::wsmex_aliases,
     pci: &[],
     mmio_window: None,
     sim: SimSpec {

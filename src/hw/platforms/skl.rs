@@ -65,6 +65,7 @@ const IMC_ALIASES: &[Alias] = &[
 /// The Skylake box types.
 pub const TYPES: [BoxType; 3] = [
     BoxType {
+        catalog: catalog::skl::CBOX,
         kind: BoxKind::Cbox,
         num_boxes: MAX_CBOS,
         always_indexed: true,
@@ -103,6 +104,7 @@ pub const TYPES: [BoxType; 3] = [
     },
     // ARB: UNC_ARB_TRK_OCCUPANCY (0x80) counts only in counter 0 (Table 3-2).
     BoxType {
+        catalog: catalog::skl::ARB,
         kind: BoxKind::Arb,
         num_boxes: 1,
         always_indexed: false,
@@ -138,6 +140,7 @@ pub const TYPES: [BoxType; 3] = [
     // memory of the family (Comet Lake's DDR4-2933): two channels move
     // 2 x 2933 MT/s x 8 bytes = 46.9 GB/s, 734 M lines/s.
     BoxType {
+        catalog: catalog::skl::IMC,
         kind: BoxKind::Imc,
         num_boxes: 1,
         always_indexed: false,
@@ -244,7 +247,6 @@ pub const SKL: Platform = Platform {
     types: &TYPES,
     s_summary: &[],
     global: Global::Skl,
-    catalog: catalog::skl::aliases,
     pci: PCI,
     mmio_window: Some(IMC_WINDOW),
     sim: SimSpec {

@@ -220,6 +220,7 @@ pub(crate) const IMC_FIXED: Fixed = Fixed {
 pub(crate) const fn generic(kind: BoxKind) -> BoxType {
     BoxType {
         kind,
+        catalog: &[],
         num_boxes: 1,
         always_indexed: false,
         num_counters: 4,
@@ -245,6 +246,7 @@ pub const TYPES: [BoxType; 8] = [
     // U-box (Tables 2-1..2-5): two 44-bit counters, the 48-bit UCLK fixed
     // counter, no box control.
     BoxType {
+        catalog: catalog::snbep::UBOX,
         num_counters: 2,
         ctr_bits: 44,
         fixed: Some(Fixed {
@@ -277,6 +279,7 @@ pub const TYPES: [BoxType; 8] = [
     },
     // C-boxes (Tables 2-8..2-13): counter 0 can add 20 per cycle.
     BoxType {
+        catalog: catalog::snbep::CBOX,
         num_boxes: 8,
         ctr_bits: 44,
         space: Space::Msr {
@@ -303,6 +306,7 @@ pub const TYPES: [BoxType; 8] = [
     },
     // PCU: box control 0xc24, controls 0xc30.., counters 0xc36.., filter 0xc34.
     BoxType {
+        catalog: catalog::snbep::PCU,
         space: Space::Msr {
             box_ctl: Some(0xc24),
             ctl: Regs::Step {
@@ -325,15 +329,18 @@ pub const TYPES: [BoxType; 8] = [
         ..generic(BoxKind::Pcu)
     },
     BoxType {
+        catalog: catalog::snbep::HA,
         ..generic(BoxKind::Ha)
     },
     BoxType {
+        catalog: catalog::snbep::IMC,
         num_boxes: 4,
         fixed: Some(IMC_FIXED),
         aliases: IMC_ALIASES,
         ..generic(BoxKind::Imc)
     },
     BoxType {
+        catalog: catalog::snbep::QPI,
         num_boxes: 2,
         ctl_mask: 0xffa4_ffff,
         formats: QPI_FORMATS,
@@ -342,11 +349,13 @@ pub const TYPES: [BoxType; 8] = [
         ..generic(BoxKind::Qpi)
     },
     BoxType {
+        catalog: catalog::snbep::R2PCIE,
         ctr_bits: 44,
         constraints: R2PCIE_CONSTRAINTS,
         ..generic(BoxKind::R2pcie)
     },
     BoxType {
+        catalog: catalog::snbep::R3QPI,
         num_boxes: 2,
         num_counters: 3,
         ctr_bits: 44,
@@ -396,7 +405,6 @@ pub const SNBEP: Platform = Platform {
     types: &TYPES,
     s_summary: &[],
     global: Global::None,
-    catalog: catalog::snbep::aliases,
     pci: PCI,
     mmio_window: None,
     sim: SimSpec {

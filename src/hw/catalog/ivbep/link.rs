@@ -2,6 +2,8 @@
 
 //! Ivy Bridge-EP QPI and ring-interface catalogs.
 
+use super::super::join;
+use crate::hw::catalog::snbep;
 use crate::hw::desc::Alias;
 
 /// QPI events after the aliases the platform carries (perfmon's
@@ -9,15 +11,15 @@ use crate::hw::desc::Alias;
 /// the packets selected by `match*`/`mask*` terms; the `message.*` events
 /// carry the packet match/mask of 325294-001 Tables 2-51..2-53 (perfmon
 /// drops them). The third port has no match/mask registers.
-pub const QPI: &[Alias] = &[
+pub const QPI: &[Alias] = &join::<QPI_LEN>(&[QPI_OWN, snbep::QPI_SHARED]);
+
+/// The QPI events of Ivy Bridge-EP only (after the aliases the platform carries).
+const QPI_OWN: &[Alias] = &[
     Alias::plain("clockticks", "event=0x14"),
     Alias::plain("txl_flits_active", "event=0x00,umask=0x06"),
     Alias::plain("drs_data", "event=0x102,umask=0x08"),
     Alias::plain("ncb_data", "event=0x103,umask=0x04"),
-    Alias::plain("cto_count", "event=0x138"),
-    Alias::plain("direct2core.failure_credits", "event=0x13,umask=0x2"),
     Alias::plain("direct2core.failure_credits_miss", "event=0x13,umask=0x20"),
-    Alias::plain("direct2core.failure_credits_rbt", "event=0x13,umask=0x8"),
     Alias::plain(
         "direct2core.failure_credits_rbt_miss",
         "event=0x13,umask=0x80",
@@ -26,149 +28,13 @@ pub const QPI: &[Alias] = &[
     Alias::plain("direct2core.failure_rbt_hit", "event=0x13,umask=0x4"),
     Alias::plain("direct2core.failure_rbt_miss", "event=0x13,umask=0x40"),
     Alias::plain("direct2core.success_rbt_hit", "event=0x13,umask=0x1"),
-    Alias::plain("l1_power_cycles", "event=0x12"),
     Alias::plain("match_mask", "event=0x138"),
-    Alias::plain(
-        "message.drs.anydatac",
-        "event=0x138,match0=0x1c00,mask0=0x1f80",
-    ),
-    Alias::plain(
-        "message.drs.anyresp",
-        "event=0x138,match0=0x1c00,mask0=0x1e00",
-    ),
-    Alias::plain(
-        "message.drs.anyresp11flits",
-        "event=0x138,match0=0x1d00,mask0=0x1f00",
-    ),
-    Alias::plain(
-        "message.drs.anyresp9flits",
-        "event=0x138,match0=0x1c00,mask0=0x1f00",
-    ),
-    Alias::plain(
-        "message.drs.datac_e",
-        "event=0x138,match0=0x1c00,mask0=0x1fe0,match_rds=0x4,mask_rds=0xf",
-    ),
-    Alias::plain(
-        "message.drs.datac_e_cmp",
-        "event=0x138,match0=0x1c40,mask0=0x1fe0,match_rds=0x4,mask_rds=0xf",
-    ),
-    Alias::plain(
-        "message.drs.datac_e_frcackcnflt",
-        "event=0x138,match0=0x1c20,mask0=0x1fe0,match_rds=0x4,mask_rds=0xf",
-    ),
-    Alias::plain(
-        "message.drs.datac_f",
-        "event=0x138,match0=0x1c00,mask0=0x1fe0,match_rds=0x1,mask_rds=0xf",
-    ),
-    Alias::plain(
-        "message.drs.datac_f_cmp",
-        "event=0x138,match0=0x1c40,mask0=0x1fe0,match_rds=0x1,mask_rds=0xf",
-    ),
-    Alias::plain(
-        "message.drs.datac_f_frcackcnflt",
-        "event=0x138,match0=0x1c20,mask0=0x1fe0,match_rds=0x1,mask_rds=0xf",
-    ),
-    Alias::plain(
-        "message.drs.datac_m",
-        "event=0x138,match0=0x1c00,mask0=0x1fe0,match_rds=0x8,mask_rds=0xf",
-    ),
-    Alias::plain(
-        "message.drs.wbedata",
-        "event=0x138,match0=0x1cc0,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.drs.wbidata",
-        "event=0x138,match0=0x1c80,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.drs.wbsdata",
-        "event=0x138,match0=0x1ca0,mask0=0x1fe0",
-    ),
-    Alias::plain("message.hom.anyreq", "event=0x138,match0=0x0,mask0=0x1e00"),
-    Alias::plain(
-        "message.hom.anyresp",
-        "event=0x138,match0=0x200,mask0=0x1e00",
-    ),
-    Alias::plain(
-        "message.hom.respfwd",
-        "event=0x138,match0=0x300,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.hom.respfwdi",
-        "event=0x138,match0=0x320,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.hom.respfwdiwb",
-        "event=0x138,match0=0x360,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.hom.respfwds",
-        "event=0x138,match0=0x340,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.hom.respfwdswb",
-        "event=0x138,match0=0x380,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.hom.respiwb",
-        "event=0x138,match0=0x3a0,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.hom.respswb",
-        "event=0x138,match0=0x3c0,mask0=0x1fe0",
-    ),
-    Alias::plain(
-        "message.ncb.anyint",
-        "event=0x138,match0=0x1900,mask0=0x1f80",
-    ),
-    Alias::plain(
-        "message.ncb.anymsg",
-        "event=0x138,match0=0x1800,mask0=0x1e00",
-    ),
-    Alias::plain(
-        "message.ncb.anymsg11flits",
-        "event=0x138,match0=0x1900,mask0=0x1f00",
-    ),
-    Alias::plain(
-        "message.ncb.anymsg9flits",
-        "event=0x138,match0=0x1800,mask0=0x1f00",
-    ),
-    Alias::plain(
-        "message.ncs.anymsg1or2flits",
-        "event=0x138,match0=0x800,mask0=0x1f00",
-    ),
-    Alias::plain(
-        "message.ncs.anymsg3flits",
-        "event=0x138,match0=0x900,mask0=0x1f00",
-    ),
-    Alias::plain("message.ncs.ncrd", "event=0x138,match0=0x800,mask0=0x1fe0"),
-    Alias::plain(
-        "message.ndr.anycmp",
-        "event=0x138,match0=0x400,mask0=0x1e00",
-    ),
-    Alias::plain(
-        "message.snp.anysnp",
-        "event=0x138,match0=0x600,mask0=0x1e00",
-    ),
-    Alias::plain("rxl0p_power_cycles", "event=0x10"),
-    Alias::plain("rxl0_power_cycles", "event=0xf"),
-    Alias::plain("rxl_bypassed", "event=0x9"),
-    Alias::plain("rxl_crc_errors.link_init", "event=0x3,umask=0x1"),
-    Alias::plain("rxl_crc_errors.normal_op", "event=0x3,umask=0x2"),
-    Alias::plain("rxl_credits_consumed_vn0.drs", "event=0x11e,umask=0x1"),
-    Alias::plain("rxl_credits_consumed_vn0.hom", "event=0x11e,umask=0x8"),
-    Alias::plain("rxl_credits_consumed_vn0.ncb", "event=0x11e,umask=0x2"),
-    Alias::plain("rxl_credits_consumed_vn0.ncs", "event=0x11e,umask=0x4"),
-    Alias::plain("rxl_credits_consumed_vn0.ndr", "event=0x11e,umask=0x20"),
-    Alias::plain("rxl_credits_consumed_vn0.snp", "event=0x11e,umask=0x10"),
     Alias::plain("rxl_credits_consumed_vn1.drs", "event=0x139,umask=0x1"),
     Alias::plain("rxl_credits_consumed_vn1.hom", "event=0x139,umask=0x8"),
     Alias::plain("rxl_credits_consumed_vn1.ncb", "event=0x139,umask=0x2"),
     Alias::plain("rxl_credits_consumed_vn1.ncs", "event=0x139,umask=0x4"),
     Alias::plain("rxl_credits_consumed_vn1.ndr", "event=0x139,umask=0x20"),
     Alias::plain("rxl_credits_consumed_vn1.snp", "event=0x139,umask=0x10"),
-    Alias::plain("rxl_credits_consumed_vna", "event=0x11d"),
-    Alias::plain("rxl_cycles_ne", "event=0xa"),
     Alias::plain("rxl_cycles_ne_drs.vn0", "event=0x10f,umask=0x1"),
     Alias::plain("rxl_cycles_ne_drs.vn1", "event=0x10f,umask=0x2"),
     Alias::plain("rxl_cycles_ne_hom.vn0", "event=0x112,umask=0x1"),
@@ -181,58 +47,28 @@ pub const QPI: &[Alias] = &[
     Alias::plain("rxl_cycles_ne_ndr.vn1", "event=0x114,umask=0x2"),
     Alias::plain("rxl_cycles_ne_snp.vn0", "event=0x113,umask=0x1"),
     Alias::plain("rxl_cycles_ne_snp.vn1", "event=0x113,umask=0x2"),
-    Alias::plain("rxl_flits_g0.data", "event=0x1,umask=0x2"),
-    Alias::plain("rxl_flits_g0.idle", "event=0x1,umask=0x1"),
-    Alias::plain("rxl_flits_g0.non_data", "event=0x1,umask=0x4"),
-    Alias::plain("rxl_flits_g1.drs", "event=0x102,umask=0x18"),
-    Alias::plain("rxl_flits_g1.drs_data", "event=0x102,umask=0x8"),
-    Alias::plain("rxl_flits_g1.drs_nondata", "event=0x102,umask=0x10"),
-    Alias::plain("rxl_flits_g1.hom", "event=0x102,umask=0x6"),
-    Alias::plain("rxl_flits_g1.hom_nonreq", "event=0x102,umask=0x4"),
-    Alias::plain("rxl_flits_g1.hom_req", "event=0x102,umask=0x2"),
-    Alias::plain("rxl_flits_g1.snp", "event=0x102,umask=0x1"),
-    Alias::plain("rxl_flits_g2.ncb", "event=0x103,umask=0xc"),
-    Alias::plain("rxl_flits_g2.ncb_data", "event=0x103,umask=0x4"),
-    Alias::plain("rxl_flits_g2.ncb_nondata", "event=0x103,umask=0x8"),
-    Alias::plain("rxl_flits_g2.ncs", "event=0x103,umask=0x10"),
-    Alias::plain("rxl_flits_g2.ndr_ad", "event=0x103,umask=0x1"),
-    Alias::plain("rxl_flits_g2.ndr_ak", "event=0x103,umask=0x2"),
-    Alias::plain("rxl_inserts", "event=0x8"),
-    Alias::plain("rxl_inserts_drs", "event=0x109"),
     Alias::plain("rxl_inserts_drs.vn0", "event=0x109,umask=0x1"),
     Alias::plain("rxl_inserts_drs.vn1", "event=0x109,umask=0x2"),
-    Alias::plain("rxl_inserts_hom", "event=0x10c"),
     Alias::plain("rxl_inserts_hom.vn0", "event=0x10c,umask=0x1"),
     Alias::plain("rxl_inserts_hom.vn1", "event=0x10c,umask=0x2"),
-    Alias::plain("rxl_inserts_ncb", "event=0x10a"),
     Alias::plain("rxl_inserts_ncb.vn0", "event=0x10a,umask=0x1"),
     Alias::plain("rxl_inserts_ncb.vn1", "event=0x10a,umask=0x2"),
-    Alias::plain("rxl_inserts_ncs", "event=0x10b"),
     Alias::plain("rxl_inserts_ncs.vn0", "event=0x10b,umask=0x1"),
     Alias::plain("rxl_inserts_ncs.vn1", "event=0x10b,umask=0x2"),
-    Alias::plain("rxl_inserts_ndr", "event=0x10e"),
     Alias::plain("rxl_inserts_ndr.vn0", "event=0x10e,umask=0x1"),
     Alias::plain("rxl_inserts_ndr.vn1", "event=0x10e,umask=0x2"),
-    Alias::plain("rxl_inserts_snp", "event=0x10d"),
     Alias::plain("rxl_inserts_snp.vn0", "event=0x10d,umask=0x1"),
     Alias::plain("rxl_inserts_snp.vn1", "event=0x10d,umask=0x2"),
-    Alias::plain("rxl_occupancy", "event=0xb"),
-    Alias::plain("rxl_occupancy_drs", "event=0x115"),
     Alias::plain("rxl_occupancy_drs.vn0", "event=0x115,umask=0x1"),
     Alias::plain("rxl_occupancy_drs.vn1", "event=0x115,umask=0x2"),
-    Alias::plain("rxl_occupancy_hom", "event=0x118"),
     Alias::plain("rxl_occupancy_hom.vn0", "event=0x118,umask=0x1"),
     Alias::plain("rxl_occupancy_hom.vn1", "event=0x118,umask=0x2"),
-    Alias::plain("rxl_occupancy_ncb", "event=0x116"),
     Alias::plain("rxl_occupancy_ncb.vn0", "event=0x116,umask=0x1"),
     Alias::plain("rxl_occupancy_ncb.vn1", "event=0x116,umask=0x2"),
-    Alias::plain("rxl_occupancy_ncs", "event=0x117"),
     Alias::plain("rxl_occupancy_ncs.vn0", "event=0x117,umask=0x1"),
     Alias::plain("rxl_occupancy_ncs.vn1", "event=0x117,umask=0x2"),
-    Alias::plain("rxl_occupancy_ndr", "event=0x11a"),
     Alias::plain("rxl_occupancy_ndr.vn0", "event=0x11a,umask=0x1"),
     Alias::plain("rxl_occupancy_ndr.vn1", "event=0x11a,umask=0x2"),
-    Alias::plain("rxl_occupancy_snp", "event=0x119"),
     Alias::plain("rxl_occupancy_snp.vn0", "event=0x119,umask=0x1"),
     Alias::plain("rxl_occupancy_snp.vn1", "event=0x119,umask=0x2"),
     Alias::plain("rxl_stalls_vn0.bgf_drs", "event=0x135,umask=0x1"),
@@ -249,29 +85,6 @@ pub const QPI: &[Alias] = &[
     Alias::plain("rxl_stalls_vn1.bgf_ncs", "event=0x13a,umask=0x4"),
     Alias::plain("rxl_stalls_vn1.bgf_ndr", "event=0x13a,umask=0x20"),
     Alias::plain("rxl_stalls_vn1.bgf_snp", "event=0x13a,umask=0x10"),
-    Alias::plain("txl0p_power_cycles", "event=0xd"),
-    Alias::plain("txl0_power_cycles", "event=0xc"),
-    Alias::plain("txl_bypassed", "event=0x5"),
-    Alias::plain("txl_crc_no_credits.almost_full", "event=0x2,umask=0x2"),
-    Alias::plain("txl_crc_no_credits.full", "event=0x2,umask=0x1"),
-    Alias::plain("txl_cycles_ne", "event=0x6"),
-    Alias::plain("txl_flits_g0.data", "event=0x0,umask=0x2"),
-    Alias::plain("txl_flits_g0.non_data", "event=0x0,umask=0x4"),
-    Alias::plain("txl_flits_g1.drs", "event=0x100,umask=0x18"),
-    Alias::plain("txl_flits_g1.drs_data", "event=0x100,umask=0x8"),
-    Alias::plain("txl_flits_g1.drs_nondata", "event=0x100,umask=0x10"),
-    Alias::plain("txl_flits_g1.hom", "event=0x100,umask=0x6"),
-    Alias::plain("txl_flits_g1.hom_nonreq", "event=0x100,umask=0x4"),
-    Alias::plain("txl_flits_g1.hom_req", "event=0x100,umask=0x2"),
-    Alias::plain("txl_flits_g1.snp", "event=0x100,umask=0x1"),
-    Alias::plain("txl_flits_g2.ncb", "event=0x101,umask=0xc"),
-    Alias::plain("txl_flits_g2.ncb_data", "event=0x101,umask=0x4"),
-    Alias::plain("txl_flits_g2.ncb_nondata", "event=0x101,umask=0x8"),
-    Alias::plain("txl_flits_g2.ncs", "event=0x101,umask=0x10"),
-    Alias::plain("txl_flits_g2.ndr_ad", "event=0x101,umask=0x1"),
-    Alias::plain("txl_flits_g2.ndr_ak", "event=0x101,umask=0x2"),
-    Alias::plain("txl_inserts", "event=0x4"),
-    Alias::plain("txl_occupancy", "event=0x7"),
     Alias::plain("txr_ad_hom_credit_acquired.vn0", "event=0x126,umask=0x1"),
     Alias::plain("txr_ad_hom_credit_acquired.vn1", "event=0x126,umask=0x2"),
     Alias::plain("txr_ad_hom_credit_occupancy.vn0", "event=0x122,umask=0x1"),
@@ -307,20 +120,15 @@ pub const QPI: &[Alias] = &[
     Alias::plain("txr_bl_ncs_credit_acquired.vn1", "event=0x12c,umask=0x2"),
     Alias::plain("txr_bl_ncs_credit_occupancy.vn0", "event=0x121,umask=0x1"),
     Alias::plain("txr_bl_ncs_credit_occupancy.vn1", "event=0x121,umask=0x2"),
-    Alias::plain("vna_credit_returns", "event=0x11c"),
-    Alias::plain("vna_credit_return_occupancy", "event=0x11b"),
 ];
 
+const QPI_LEN: usize = QPI_OWN.len() + snbep::QPI_SHARED.len();
+
 /// R2PCIe events.
-pub const R2PCIE: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x1"),
-    Alias::plain("iio_credits_acquired.drs", "event=0x33,umask=0x8"),
-    Alias::plain("iio_credits_acquired.ncb", "event=0x33,umask=0x10"),
-    Alias::plain("iio_credits_acquired.ncs", "event=0x33,umask=0x20"),
-    Alias::plain("iio_credits_reject.drs", "event=0x34,umask=0x8"),
-    Alias::plain("iio_credits_used.drs", "event=0x32,umask=0x8"),
-    Alias::plain("iio_credits_used.ncb", "event=0x32,umask=0x10"),
-    Alias::plain("iio_credits_used.ncs", "event=0x32,umask=0x20"),
+pub const R2PCIE: &[Alias] = &join::<R2PCIE_LEN>(&[R2PCIE_OWN, snbep::R2PCIE_SHARED]);
+
+/// The R2PCIe events of Ivy Bridge-EP only.
+const R2PCIE_OWN: &[Alias] = &[
     Alias::plain("ring_ad_used.ccw", "event=0x7,umask=0xcc"),
     Alias::plain("ring_ad_used.ccw_vr0_even", "event=0x7,umask=0x4"),
     Alias::plain("ring_ad_used.ccw_vr0_odd", "event=0x7,umask=0x8"),
@@ -354,20 +162,11 @@ pub const R2PCIE: &[Alias] = &[
     Alias::plain("ring_iv_used.any", "event=0xa,umask=0xff"),
     Alias::plain("ring_iv_used.ccw", "event=0xa,umask=0xcc"),
     Alias::plain("ring_iv_used.cw", "event=0xa,umask=0x33"),
-    Alias::plain("rxr_ak_bounces", "event=0x12"),
     Alias::plain("rxr_ak_bounces.ccw", "event=0x12,umask=0x2"),
     Alias::plain("rxr_ak_bounces.cw", "event=0x12,umask=0x1"),
-    Alias::plain("rxr_cycles_ne.ncb", "event=0x10,umask=0x10"),
-    Alias::plain("rxr_cycles_ne.ncs", "event=0x10,umask=0x20"),
     Alias::plain("rxr_inserts.ncb", "event=0x11,umask=0x10"),
     Alias::plain("rxr_inserts.ncs", "event=0x11,umask=0x20"),
     Alias::plain("rxr_occupancy.drs", "event=0x13,umask=0x8"),
-    Alias::plain("txr_cycles_full.ad", "event=0x25,umask=0x1"),
-    Alias::plain("txr_cycles_full.ak", "event=0x25,umask=0x2"),
-    Alias::plain("txr_cycles_full.bl", "event=0x25,umask=0x4"),
-    Alias::plain("txr_cycles_ne.ad", "event=0x23,umask=0x1"),
-    Alias::plain("txr_cycles_ne.ak", "event=0x23,umask=0x2"),
-    Alias::plain("txr_cycles_ne.bl", "event=0x23,umask=0x4"),
     Alias::plain("txr_nack_ccw.ad", "event=0x28,umask=0x1"),
     Alias::plain("txr_nack_ccw.ak", "event=0x28,umask=0x2"),
     Alias::plain("txr_nack_ccw.bl", "event=0x28,umask=0x4"),
@@ -376,9 +175,13 @@ pub const R2PCIE: &[Alias] = &[
     Alias::plain("txr_nack_cw.bl", "event=0x26,umask=0x4"),
 ];
 
+const R2PCIE_LEN: usize = R2PCIE_OWN.len() + snbep::R2PCIE_SHARED.len();
+
 /// R3QPI events.
-pub const R3QPI: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x1"),
+pub const R3QPI: &[Alias] = &join::<R3QPI_LEN>(&[R3QPI_OWN, snbep::R3QPI_SHARED]);
+
+/// The R3QPI events of Ivy Bridge-EP only.
+const R3QPI_OWN: &[Alias] = &[
     Alias::plain("c_hi_ad_credits_empty.cbo10", "event=0x2c,umask=0x4"),
     Alias::plain("c_hi_ad_credits_empty.cbo11", "event=0x2c,umask=0x8"),
     Alias::plain("c_hi_ad_credits_empty.cbo12", "event=0x2c,umask=0x10"),
@@ -448,40 +251,12 @@ pub const R3QPI: &[Alias] = &[
     Alias::plain("ring_iv_used.ccw", "event=0xa,umask=0xcc"),
     Alias::plain("ring_iv_used.cw", "event=0xa,umask=0x33"),
     Alias::plain("rxr_ad_bypassed", "event=0x12"),
-    Alias::plain("rxr_bypassed.ad", "event=0x12,umask=0x1"),
-    Alias::plain("rxr_cycles_ne.hom", "event=0x10,umask=0x1"),
-    Alias::plain("rxr_cycles_ne.ndr", "event=0x10,umask=0x4"),
-    Alias::plain("rxr_cycles_ne.snp", "event=0x10,umask=0x2"),
-    Alias::plain("rxr_inserts.drs", "event=0x11,umask=0x8"),
-    Alias::plain("rxr_inserts.hom", "event=0x11,umask=0x1"),
-    Alias::plain("rxr_inserts.ncb", "event=0x11,umask=0x10"),
-    Alias::plain("rxr_inserts.ncs", "event=0x11,umask=0x20"),
-    Alias::plain("rxr_inserts.ndr", "event=0x11,umask=0x4"),
-    Alias::plain("rxr_inserts.snp", "event=0x11,umask=0x2"),
-    Alias::plain("rxr_occupancy.drs", "event=0x13,umask=0x8"),
-    Alias::plain("rxr_occupancy.hom", "event=0x13,umask=0x1"),
-    Alias::plain("rxr_occupancy.ncb", "event=0x13,umask=0x10"),
-    Alias::plain("rxr_occupancy.ncs", "event=0x13,umask=0x20"),
-    Alias::plain("rxr_occupancy.ndr", "event=0x13,umask=0x4"),
-    Alias::plain("rxr_occupancy.snp", "event=0x13,umask=0x2"),
     Alias::plain("txr_nack_ccw.ad", "event=0x28,umask=0x1"),
     Alias::plain("txr_nack_ccw.ak", "event=0x28,umask=0x2"),
     Alias::plain("txr_nack_ccw.bl", "event=0x28,umask=0x4"),
     Alias::plain("txr_nack_cw.ad", "event=0x26,umask=0x1"),
     Alias::plain("txr_nack_cw.ak", "event=0x26,umask=0x2"),
     Alias::plain("txr_nack_cw.bl", "event=0x26,umask=0x4"),
-    Alias::plain("vn0_credits_reject.drs", "event=0x37,umask=0x8"),
-    Alias::plain("vn0_credits_reject.hom", "event=0x37,umask=0x1"),
-    Alias::plain("vn0_credits_reject.ncb", "event=0x37,umask=0x10"),
-    Alias::plain("vn0_credits_reject.ncs", "event=0x37,umask=0x20"),
-    Alias::plain("vn0_credits_reject.ndr", "event=0x37,umask=0x4"),
-    Alias::plain("vn0_credits_reject.snp", "event=0x37,umask=0x2"),
-    Alias::plain("vn0_credits_used.drs", "event=0x36,umask=0x8"),
-    Alias::plain("vn0_credits_used.hom", "event=0x36,umask=0x1"),
-    Alias::plain("vn0_credits_used.ncb", "event=0x36,umask=0x10"),
-    Alias::plain("vn0_credits_used.ncs", "event=0x36,umask=0x20"),
-    Alias::plain("vn0_credits_used.ndr", "event=0x36,umask=0x4"),
-    Alias::plain("vn0_credits_used.snp", "event=0x36,umask=0x2"),
     Alias::plain("vn1_credits_reject.drs", "event=0x39,umask=0x8"),
     Alias::plain("vn1_credits_reject.hom", "event=0x39,umask=0x1"),
     Alias::plain("vn1_credits_reject.ncb", "event=0x39,umask=0x10"),
@@ -494,15 +269,8 @@ pub const R3QPI: &[Alias] = &[
     Alias::plain("vn1_credits_used.ncs", "event=0x38,umask=0x20"),
     Alias::plain("vn1_credits_used.ndr", "event=0x38,umask=0x4"),
     Alias::plain("vn1_credits_used.snp", "event=0x38,umask=0x2"),
-    Alias::plain("vna_credits_acquired", "event=0x33"),
     Alias::plain("vna_credits_acquired.ad", "event=0x33,umask=0x1"),
     Alias::plain("vna_credits_acquired.bl", "event=0x33,umask=0x4"),
-    Alias::plain("vna_credits_reject.drs", "event=0x34,umask=0x8"),
-    Alias::plain("vna_credits_reject.hom", "event=0x34,umask=0x1"),
-    Alias::plain("vna_credits_reject.ncb", "event=0x34,umask=0x10"),
-    Alias::plain("vna_credits_reject.ncs", "event=0x34,umask=0x20"),
-    Alias::plain("vna_credits_reject.ndr", "event=0x34,umask=0x4"),
-    Alias::plain("vna_credits_reject.snp", "event=0x34,umask=0x2"),
-    Alias::plain("vna_credit_cycles_out", "event=0x31"),
-    Alias::plain("vna_credit_cycles_used", "event=0x32"),
 ];
+
+const R3QPI_LEN: usize = R3QPI_OWN.len() + snbep::R3QPI_SHARED.len();

@@ -2,17 +2,28 @@
 
 //! Sandy Bridge-EP memory controller, QPI and ring-interface catalogs.
 
+use super::super::join;
 use crate::hw::desc::Alias;
 
 /// iMC events after the Linux driver's aliases. Perfmon's programmable
 /// `UNC_M_CLOCKTICKS` (event 0) is `dclockticks`, as on IVB-EP, since
 /// `clockticks` is the fixed DCLK counter. CAS counts are 64-byte lines,
 /// reported in MiB.
-pub const IMC: &[Alias] = &[
+pub const IMC: &[Alias] = &join::<IMC_LEN>(&[IMC_OWN, IMC_SHARED]);
+
+/// The iMC events of Sandy Bridge-EP only (after the aliases the platform carries).
+const IMC_OWN: &[Alias] = &[
     Alias::plain("clockticks", "event=0xff,umask=0x00"),
     Alias::mib("cas_count_read", "event=0x04,umask=0x03"),
     Alias::mib("cas_count_write", "event=0x04,umask=0x0c"),
     Alias::plain("act_count", "event=0x1"),
+    Alias::plain("rpq_cycles_full", "event=0x12"),
+    Alias::plain("rpq_occupancy", "event=0x80"),
+    Alias::plain("wpq_occupancy", "event=0x81"),
+];
+
+/// The iMC events Ivy Bridge-EP has too, with the same encodings.
+pub(crate) const IMC_SHARED: &[Alias] = &[
     Alias::mib("cas_count.all", "event=0x4,umask=0xf"),
     Alias::mib("cas_count.rd", "event=0x4,umask=0x3"),
     Alias::mib("cas_count.rd_reg", "event=0x4,umask=0x1"),
@@ -53,17 +64,16 @@ pub const IMC: &[Alias] = &[
     Alias::plain("preemption.rd_preempt_wr", "event=0x8,umask=0x2"),
     Alias::plain("pre_count.page_close", "event=0x2,umask=0x2"),
     Alias::plain("pre_count.page_miss", "event=0x2,umask=0x1"),
-    Alias::plain("rpq_cycles_full", "event=0x12"),
     Alias::plain("rpq_cycles_ne", "event=0x11"),
     Alias::plain("rpq_inserts", "event=0x10"),
-    Alias::plain("rpq_occupancy", "event=0x80"),
     Alias::plain("wpq_cycles_full", "event=0x22"),
     Alias::plain("wpq_cycles_ne", "event=0x21"),
     Alias::plain("wpq_inserts", "event=0x20"),
-    Alias::plain("wpq_occupancy", "event=0x81"),
     Alias::plain("wpq_read_hit", "event=0x23"),
     Alias::plain("wpq_write_hit", "event=0x24"),
 ];
+
+const IMC_LEN: usize = IMC_OWN.len() + IMC_SHARED.len();
 
 /// QPI events after the Linux driver's aliases (perfmon's `UNC_Q_CLOCKTICKS`
 /// is the driver's `clockticks`). `cto_count` counts the packets selected by
@@ -71,16 +81,32 @@ pub const IMC: &[Alias] = &[
 /// `message.*` events are `cto_count` with the packet match/mask of
 /// 325294-001 Tables 2-51..2-53 (the same QPI packet fields as these
 /// formats; IVB-EP's perfmon catalog names the same events).
-pub const QPI: &[Alias] = &[
+pub const QPI: &[Alias] = &join::<QPI_LEN>(&[QPI_OWN, QPI_SHARED]);
+
+/// The QPI events of Sandy Bridge-EP only (after the aliases the platform carries).
+const QPI_OWN: &[Alias] = &[
     Alias::plain("clockticks", "event=0x14"),
     Alias::plain("txl_flits_active", "event=0x00,umask=0x06"),
     Alias::plain("drs_data", "event=0x102,umask=0x08"),
     Alias::plain("ncb_data", "event=0x103,umask=0x04"),
+    Alias::plain("direct2core.failure_rbt", "event=0x13,umask=0x4"),
+    Alias::plain("direct2core.success", "event=0x13,umask=0x1"),
+    Alias::plain("rxl_stalls.bgf_drs", "event=0x35,umask=0x1"),
+    Alias::plain("rxl_stalls.bgf_hom", "event=0x35,umask=0x8"),
+    Alias::plain("rxl_stalls.bgf_ncb", "event=0x35,umask=0x2"),
+    Alias::plain("rxl_stalls.bgf_ncs", "event=0x35,umask=0x4"),
+    Alias::plain("rxl_stalls.bgf_ndr", "event=0x35,umask=0x20"),
+    Alias::plain("rxl_stalls.bgf_snp", "event=0x35,umask=0x10"),
+    Alias::plain("rxl_stalls.egress_credits", "event=0x35,umask=0x40"),
+    Alias::plain("rxl_stalls.gv", "event=0x35,umask=0x80"),
+    Alias::plain("txl_flits_g0.idle", "event=0x0,umask=0x1"),
+];
+
+/// The QPI events Ivy Bridge-EP has too, with the same encodings.
+pub(crate) const QPI_SHARED: &[Alias] = &[
     Alias::plain("cto_count", "event=0x138"),
     Alias::plain("direct2core.failure_credits", "event=0x13,umask=0x2"),
     Alias::plain("direct2core.failure_credits_rbt", "event=0x13,umask=0x8"),
-    Alias::plain("direct2core.failure_rbt", "event=0x13,umask=0x4"),
-    Alias::plain("direct2core.success", "event=0x13,umask=0x1"),
     Alias::plain("l1_power_cycles", "event=0x12"),
     Alias::plain("rxl0p_power_cycles", "event=0x10"),
     Alias::plain("rxl0_power_cycles", "event=0xf"),
@@ -125,14 +151,6 @@ pub const QPI: &[Alias] = &[
     Alias::plain("rxl_occupancy_ncs", "event=0x117"),
     Alias::plain("rxl_occupancy_ndr", "event=0x11a"),
     Alias::plain("rxl_occupancy_snp", "event=0x119"),
-    Alias::plain("rxl_stalls.bgf_drs", "event=0x35,umask=0x1"),
-    Alias::plain("rxl_stalls.bgf_hom", "event=0x35,umask=0x8"),
-    Alias::plain("rxl_stalls.bgf_ncb", "event=0x35,umask=0x2"),
-    Alias::plain("rxl_stalls.bgf_ncs", "event=0x35,umask=0x4"),
-    Alias::plain("rxl_stalls.bgf_ndr", "event=0x35,umask=0x20"),
-    Alias::plain("rxl_stalls.bgf_snp", "event=0x35,umask=0x10"),
-    Alias::plain("rxl_stalls.egress_credits", "event=0x35,umask=0x40"),
-    Alias::plain("rxl_stalls.gv", "event=0x35,umask=0x80"),
     Alias::plain("txl0p_power_cycles", "event=0xd"),
     Alias::plain("txl0_power_cycles", "event=0xc"),
     Alias::plain("txl_bypassed", "event=0x5"),
@@ -140,7 +158,6 @@ pub const QPI: &[Alias] = &[
     Alias::plain("txl_crc_no_credits.full", "event=0x2,umask=0x1"),
     Alias::plain("txl_cycles_ne", "event=0x6"),
     Alias::plain("txl_flits_g0.data", "event=0x0,umask=0x2"),
-    Alias::plain("txl_flits_g0.idle", "event=0x0,umask=0x1"),
     Alias::plain("txl_flits_g0.non_data", "event=0x0,umask=0x4"),
     Alias::plain("txl_flits_g1.drs", "event=0x100,umask=0x18"),
     Alias::plain("txl_flits_g1.drs_data", "event=0x100,umask=0x8"),
@@ -283,18 +300,15 @@ pub const QPI: &[Alias] = &[
     ),
 ];
 
+const QPI_LEN: usize = QPI_OWN.len() + QPI_SHARED.len();
+
 /// R2PCIe events.
-pub const R2PCIE: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x1"),
-    Alias::plain("iio_credits_acquired.drs", "event=0x33,umask=0x8"),
-    Alias::plain("iio_credits_acquired.ncb", "event=0x33,umask=0x10"),
-    Alias::plain("iio_credits_acquired.ncs", "event=0x33,umask=0x20"),
-    Alias::plain("iio_credits_reject.drs", "event=0x34,umask=0x8"),
+pub const R2PCIE: &[Alias] = &join::<R2PCIE_LEN>(&[R2PCIE_OWN, R2PCIE_SHARED]);
+
+/// The R2PCIe events of Sandy Bridge-EP only.
+const R2PCIE_OWN: &[Alias] = &[
     Alias::plain("iio_credits_reject.ncb", "event=0x34,umask=0x10"),
     Alias::plain("iio_credits_reject.ncs", "event=0x34,umask=0x20"),
-    Alias::plain("iio_credits_used.drs", "event=0x32,umask=0x8"),
-    Alias::plain("iio_credits_used.ncb", "event=0x32,umask=0x10"),
-    Alias::plain("iio_credits_used.ncs", "event=0x32,umask=0x20"),
     Alias::plain("ring_ad_used.ccw_even", "event=0x7,umask=0x4"),
     Alias::plain("ring_ad_used.ccw_odd", "event=0x7,umask=0x8"),
     Alias::plain("ring_ad_used.cw_even", "event=0x7,umask=0x1"),
@@ -308,8 +322,23 @@ pub const R2PCIE: &[Alias] = &[
     Alias::plain("ring_bl_used.cw_even", "event=0x9,umask=0x1"),
     Alias::plain("ring_bl_used.cw_odd", "event=0x9,umask=0x2"),
     Alias::plain("ring_iv_used.any", "event=0xa,umask=0xf"),
-    Alias::plain("rxr_ak_bounces", "event=0x12"),
     Alias::plain("rxr_cycles_ne.drs", "event=0x10,umask=0x8"),
+    Alias::plain("txr_nacks.ad", "event=0x26,umask=0x1"),
+    Alias::plain("txr_nacks.ak", "event=0x26,umask=0x2"),
+    Alias::plain("txr_nacks.bl", "event=0x26,umask=0x4"),
+];
+
+/// The R2PCIe events Ivy Bridge-EP has too, with the same encodings.
+pub(crate) const R2PCIE_SHARED: &[Alias] = &[
+    Alias::plain("clockticks", "event=0x1"),
+    Alias::plain("iio_credits_acquired.drs", "event=0x33,umask=0x8"),
+    Alias::plain("iio_credits_acquired.ncb", "event=0x33,umask=0x10"),
+    Alias::plain("iio_credits_acquired.ncs", "event=0x33,umask=0x20"),
+    Alias::plain("iio_credits_reject.drs", "event=0x34,umask=0x8"),
+    Alias::plain("iio_credits_used.drs", "event=0x32,umask=0x8"),
+    Alias::plain("iio_credits_used.ncb", "event=0x32,umask=0x10"),
+    Alias::plain("iio_credits_used.ncs", "event=0x32,umask=0x20"),
+    Alias::plain("rxr_ak_bounces", "event=0x12"),
     Alias::plain("rxr_cycles_ne.ncb", "event=0x10,umask=0x10"),
     Alias::plain("rxr_cycles_ne.ncs", "event=0x10,umask=0x20"),
     Alias::plain("txr_cycles_full.ad", "event=0x25,umask=0x1"),
@@ -318,14 +347,15 @@ pub const R2PCIE: &[Alias] = &[
     Alias::plain("txr_cycles_ne.ad", "event=0x23,umask=0x1"),
     Alias::plain("txr_cycles_ne.ak", "event=0x23,umask=0x2"),
     Alias::plain("txr_cycles_ne.bl", "event=0x23,umask=0x4"),
-    Alias::plain("txr_nacks.ad", "event=0x26,umask=0x1"),
-    Alias::plain("txr_nacks.ak", "event=0x26,umask=0x2"),
-    Alias::plain("txr_nacks.bl", "event=0x26,umask=0x4"),
 ];
 
+const R2PCIE_LEN: usize = R2PCIE_OWN.len() + R2PCIE_SHARED.len();
+
 /// R3QPI events.
-pub const R3QPI: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x1"),
+pub const R3QPI: &[Alias] = &join::<R3QPI_LEN>(&[R3QPI_OWN, R3QPI_SHARED]);
+
+/// The R3QPI events of Sandy Bridge-EP only.
+const R3QPI_OWN: &[Alias] = &[
     Alias::plain("iio_credits_acquired.drs", "event=0x20,umask=0x8"),
     Alias::plain("iio_credits_acquired.ncb", "event=0x20,umask=0x10"),
     Alias::plain("iio_credits_acquired.ncs", "event=0x20,umask=0x20"),
@@ -348,11 +378,16 @@ pub const R3QPI: &[Alias] = &[
     Alias::plain("ring_bl_used.cw_even", "event=0x9,umask=0x1"),
     Alias::plain("ring_bl_used.cw_odd", "event=0x9,umask=0x2"),
     Alias::plain("ring_iv_used.any", "event=0xa,umask=0xf"),
-    Alias::plain("rxr_bypassed.ad", "event=0x12,umask=0x1"),
     Alias::plain("rxr_cycles_ne.drs", "event=0x10,umask=0x8"),
-    Alias::plain("rxr_cycles_ne.hom", "event=0x10,umask=0x1"),
     Alias::plain("rxr_cycles_ne.ncb", "event=0x10,umask=0x10"),
     Alias::plain("rxr_cycles_ne.ncs", "event=0x10,umask=0x20"),
+];
+
+/// The R3QPI events Ivy Bridge-EP has too, with the same encodings.
+pub(crate) const R3QPI_SHARED: &[Alias] = &[
+    Alias::plain("clockticks", "event=0x1"),
+    Alias::plain("rxr_bypassed.ad", "event=0x12,umask=0x1"),
+    Alias::plain("rxr_cycles_ne.hom", "event=0x10,umask=0x1"),
     Alias::plain("rxr_cycles_ne.ndr", "event=0x10,umask=0x4"),
     Alias::plain("rxr_cycles_ne.snp", "event=0x10,umask=0x2"),
     Alias::plain("rxr_inserts.drs", "event=0x11,umask=0x8"),
@@ -389,3 +424,5 @@ pub const R3QPI: &[Alias] = &[
     Alias::plain("vna_credit_cycles_out", "event=0x31"),
     Alias::plain("vna_credit_cycles_used", "event=0x32"),
 ];
+
+const R3QPI_LEN: usize = R3QPI_OWN.len() + R3QPI_SHARED.len();
