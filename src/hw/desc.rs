@@ -545,6 +545,26 @@ pub struct SimSpec {
     pub clock_mhz: u64,
 }
 
+/// `parts` one after the other in an array of `N` entries, for tables that
+/// share entries (`fill` only initialises the array). `N` must be the total
+/// length of `parts` (checked at compile time where the table is a const).
+pub(crate) const fn concat<T: Copy, const N: usize>(parts: &[&[T]], fill: T) -> [T; N] {
+    let mut out = [fill; N];
+    let mut n = 0;
+    let mut p = 0;
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            out[n] = parts[p][i];
+            n += 1;
+            i += 1;
+        }
+        p += 1;
+    }
+    assert!(n == N, "concat: N is not the total length of the parts");
+    out
+}
+
 /// One bit of an S-box's `S_MSR_PMON_SUMMARY` and the boxes behind it.
 #[derive(Clone, Copy, Debug)]
 pub struct SummaryBit {
@@ -554,6 +574,13 @@ pub struct SummaryBit {
     pub bit: u32,
     /// The reporting boxes, as (kind, instance).
     pub boxes: &'static [(BoxKind, u8)],
+}
+
+impl SummaryBit {
+    /// Bit `bit` of S-box `side`'s summary, reporting `boxes`.
+    pub const fn new(side: u8, bit: u32, boxes: &'static [(BoxKind, u8)]) -> Self {
+        SummaryBit { side, bit, boxes }
+    }
 }
 
 impl Platform {

@@ -22,25 +22,4 @@ pub const GSNPQ: &[Alias] = &[];
 
 /// FSB sub-events, one bit of `fsb_submask` each (SDM Vol. 3B
 /// 18.21.4.1, bits 38-57). Bit 58, which must be one, is set by the encoder.
-pub const FSB: &[Alias] = &[
-    Alias::plain("fsb_l_clear", "fsb_submask=0x40"),
-    Alias::plain("fsb_l_hit", "fsb_submask=0x80"),
-    Alias::plain("fsb_l_hitm", "fsb_submask=0x100"),
-    Alias::plain("fsb_l_defer", "fsb_submask=0x200"),
-    Alias::plain("fsb_l_retry", "fsb_submask=0x400"),
-    Alias::plain("fsb_l_snoop_stall", "fsb_submask=0x800"),
-    Alias::plain("fsb_dbsy", "fsb_submask=0x1000"),
-    Alias::plain("fsb_drdy", "fsb_submask=0x2000"),
-    Alias::plain("fsb_bnr", "fsb_submask=0x4000"),
-    Alias::plain("fsb_ioq_empty", "fsb_submask=0x8000"),
-    Alias::plain("fsb_ioq_full", "fsb_submask=0x10000"),
-    Alias::plain("fsb_ioq_active", "fsb_submask=0x20000"),
-    Alias::plain("fsb_ww_data", "fsb_submask=0x40000"),
-    Alias::plain("fsb_ww_issue", "fsb_submask=0x80000"),
-    Alias::plain("fsb_wr_issue", "fsb_submask=0x100000"),
-    Alias::plain("fsb_rw_issue", "fsb_submask=0x200000"),
-    Alias::plain("fsb_other_dbsy", "fsb_submask=0x400000"),
-    Alias::plain("fsb_other_drdy", "fsb_submask=0x800000"),
-    Alias::plain("fsb_other_snoop_stall", "fsb_submask=0x1000000"),
-    Alias::plain("fsb_other_bnr", "fsb_submask=0x2000000"),
-];
+pub const FSB: &[Alias] = tsv!(include_str!("l3/fsb.tsv"));

@@ -29,6 +29,14 @@ use super::desc::{Alias, BoxKind, BoxType, PlatformId, Special};
 use super::encode::{encode, Attr};
 use super::{pci, terms};
 
+/// The aliases of a catalog file, `tsv!(include_str!("file.tsv"))`, parsed
+/// at compile time (see [`parse`]).
+macro_rules! tsv {
+    ($text:expr) => {
+        &crate::hw::catalog::parse::<{ crate::hw::catalog::count($text) }>($text)
+    };
+}
+
 pub mod ivbep;
 pub mod l3;
 pub mod nhmex;
@@ -103,23 +111,85 @@ fn uses_shared(t: &BoxType, index: usize, a: &Alias) -> bool {
         && encode(t, index, attr).is_ok_and(|e| !e.shared.is_none())
 }
 
+/// How many aliases the catalog file `text` holds: its lines that are
+/// neither empty nor comments (`#`).
+pub(crate) const fn count(text: &str) -> usize {
+    let b = text.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        while i < b.len() && b[i] != b'\n' {
+            i += 1;
+        }
+        if i > start && b[start] != b'#' {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// `text[from..to]`, in a const context.
+const fn sub(text: &'static str, from: usize, to: usize) -> &'static str {
+    let (_, rest) = text.as_bytes().split_at(from);
+    let (mid, _) = rest.split_at(to - from);
+    match core::str::from_utf8(mid) {
+        Ok(s) => s,
+        Err(_) => panic!("catalog: a field is not UTF-8"),
+    }
+}
+
+/// The first `c` in `b[from..to]`, or `to`.
+const fn find(b: &[u8], from: usize, to: usize, c: u8) -> usize {
+    let mut i = from;
+    while i < to && b[i] != c {
+        i += 1;
+    }
+    i
+}
+
+/// The `N` aliases of the catalog file `text`, at compile time. One alias
+/// per line: its name, a tab, its terms, and for a count of 64-byte lines
+/// reported in MiB a tab and `mib` ([`Alias::mib`]); lines starting with
+/// `#` are comments. A malformed line, or `N` other than [`count`], fails
+/// the build.
+pub(crate) const fn parse<const N: usize>(text: &'static str) -> [Alias; N] {
+    let b = text.as_bytes();
+    let mut out = [Alias::plain("", ""); N];
+    let mut n = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        i = find(b, i, b.len(), b'\n');
+        if i > start && b[start] != b'#' {
+            let tab = find(b, start, i, b'\t');
+            assert!(tab < i, "catalog: a line without a tab");
+            let name = sub(text, start, tab);
+            let end = find(b, tab + 1, i, b'\t');
+            let terms = sub(text, tab + 1, end);
+            out[n] = if end == i {
+                Alias::plain(name, terms)
+            } else {
+                let kind = sub(text, end + 1, i).as_bytes();
+                assert!(
+                    kind.len() == 3 && kind[0] == b'm' && kind[1] == b'i' && kind[2] == b'b',
+                    "catalog: the third field can only be `mib`"
+                );
+                Alias::mib(name, terms)
+            };
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "catalog: N is not the number of aliases");
+    out
+}
+
 /// `parts` one after the other in an array of `N` aliases, for tables that
 /// share entries. `N` must be the total length of `parts`.
 const fn join<const N: usize>(parts: &[&[Alias]]) -> [Alias; N] {
-    let mut out = [Alias::plain("", ""); N];
-    let mut n = 0;
-    let mut p = 0;
-    while p < parts.len() {
-        let mut i = 0;
-        while i < parts[p].len() {
-            out[n] = parts[p][i];
-            n += 1;
-            i += 1;
-        }
-        p += 1;
-    }
-    assert!(n == N, "join: N is not the total length of the parts");
-    out
+    super::desc::concat(parts, Alias::plain("", ""))
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@
 
 use super::common::*;
 use super::snbep::{
-    CBOX_CONSTRAINTS, IMC_ALIASES, IMC_FIXED, QPI_MATCH_MASK, R2PCIE_CONSTRAINTS, R3QPI_CONSTRAINTS,
+    CBOX_CONSTRAINTS, IMC_ALIASES, IMC_FIXED, QPI_ALIASES, QPI_MATCH_MASK, R2PCIE_CONSTRAINTS,
+    R3QPI_CONSTRAINTS,
 };
 use super::{cfg, cfg1, f};
 use crate::hw::catalog;
@@ -58,39 +59,10 @@ const PCU_FORMATS: &[Format] = &[
     cfg1("filter_band3", &[f(24, 31)]),
 ];
 
-const QPI_FORMATS: &[Format] = &[
+const QPI_FORMATS: &[Format] = &concat::<_, { 4 + QPI_MATCH_MASK.len() }>(
+    &[&[EVENT_EXT, UMASK, EDGE, THRESH8], QPI_MATCH_MASK],
     EVENT_EXT,
-    UMASK,
-    EDGE,
-    THRESH8,
-    QPI_MATCH_MASK[0],
-    QPI_MATCH_MASK[1],
-    QPI_MATCH_MASK[2],
-    QPI_MATCH_MASK[3],
-    QPI_MATCH_MASK[4],
-    QPI_MATCH_MASK[5],
-    QPI_MATCH_MASK[6],
-    QPI_MATCH_MASK[7],
-    QPI_MATCH_MASK[8],
-    QPI_MATCH_MASK[9],
-    QPI_MATCH_MASK[10],
-    QPI_MATCH_MASK[11],
-    QPI_MATCH_MASK[12],
-    QPI_MATCH_MASK[13],
-    QPI_MATCH_MASK[14],
-    QPI_MATCH_MASK[15],
-    QPI_MATCH_MASK[16],
-    QPI_MATCH_MASK[17],
-];
-
-/// QPI aliases: the Linux driver has none on IVB-EP, but the event catalog
-/// gives the same encodings as on SNB-EP.
-const QPI_ALIASES: &[Alias] = &[
-    Alias::plain("clockticks", "event=0x14"),
-    Alias::plain("txl_flits_active", "event=0x00,umask=0x06"),
-    Alias::plain("drs_data", "event=0x102,umask=0x08"),
-    Alias::plain("ncb_data", "event=0x103,umask=0x04"),
-];
+);
 
 /// The common shape of the PCI boxes, for a box of kind `kind`: SNB-EP's,
 /// without its `inv` (bit 23 of the control), with IVB-EP's box

@@ -383,123 +383,40 @@ pub const WSMEX_TYPES: [BoxType; 7] = types(10, mbox(true), true);
 /// is C-boxes 0/1 on S-box 0 and 5/6 on S-box 1, `ov_c_m` (bit 2) 2/3 and
 /// 7/8, `ov_c_h` (bit 20) 4 and 9; `ov_mb` (16) the side's M- and B-box,
 /// `ov_s` (18) the S-box, `ov_r` (19) the side's R-box half.
-const WSMEX_SUMMARY: &[SummaryBit] = &[
-    SummaryBit {
-        side: 0,
-        bit: 0,
-        boxes: &[(BoxKind::Cbox, 0), (BoxKind::Cbox, 1)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 2,
-        boxes: &[(BoxKind::Cbox, 2), (BoxKind::Cbox, 3)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 20,
-        boxes: &[(BoxKind::Cbox, 4)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 0,
-        boxes: &[(BoxKind::Cbox, 5), (BoxKind::Cbox, 6)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 2,
-        boxes: &[(BoxKind::Cbox, 7), (BoxKind::Cbox, 8)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 20,
-        boxes: &[(BoxKind::Cbox, 9)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 16,
-        boxes: &[(BoxKind::Mbox, 0), (BoxKind::Bbox, 0)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 16,
-        boxes: &[(BoxKind::Mbox, 1), (BoxKind::Bbox, 1)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 18,
-        boxes: &[(BoxKind::Sbox, 0)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 18,
-        boxes: &[(BoxKind::Sbox, 1)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 19,
-        boxes: &[(BoxKind::Rbox, 0)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 19,
-        boxes: &[(BoxKind::Rbox, 1)],
-    },
+const WSMEX_SUMMARY: &[SummaryBit] = &concat::<_, 12>(&[WSMEX_CBOX_BITS, SIDE_BITS], SIDE_BITS[0]);
+
+/// Westmere-EX's C-box bits of [`WSMEX_SUMMARY`].
+const WSMEX_CBOX_BITS: &[SummaryBit] = &[
+    SummaryBit::new(0, 0, &[(BoxKind::Cbox, 0), (BoxKind::Cbox, 1)]),
+    SummaryBit::new(0, 2, &[(BoxKind::Cbox, 2), (BoxKind::Cbox, 3)]),
+    SummaryBit::new(0, 20, &[(BoxKind::Cbox, 4)]),
+    SummaryBit::new(1, 0, &[(BoxKind::Cbox, 5), (BoxKind::Cbox, 6)]),
+    SummaryBit::new(1, 2, &[(BoxKind::Cbox, 7), (BoxKind::Cbox, 8)]),
+    SummaryBit::new(1, 20, &[(BoxKind::Cbox, 9)]),
+];
+
+/// The bits both parts have: `ov_mb` (16) the side's M- and B-box, `ov_s`
+/// (18) the S-box, `ov_r` (19) the side's R-box half.
+const SIDE_BITS: &[SummaryBit] = &[
+    SummaryBit::new(0, 16, &[(BoxKind::Mbox, 0), (BoxKind::Bbox, 0)]),
+    SummaryBit::new(1, 16, &[(BoxKind::Mbox, 1), (BoxKind::Bbox, 1)]),
+    SummaryBit::new(0, 18, &[(BoxKind::Sbox, 0)]),
+    SummaryBit::new(1, 18, &[(BoxKind::Sbox, 1)]),
+    SummaryBit::new(0, 19, &[(BoxKind::Rbox, 0)]),
+    SummaryBit::new(1, 19, &[(BoxKind::Rbox, 1)]),
 ];
 
 /// Nehalem-EX `S_MSR_PMON_SUMMARY` (the Nehalem-EX uncore guide's Table
 /// 2-26): `ov_c_r` (bit 0) is C-boxes 2/3 on S-box 0 and 6/7 on S-box 1,
 /// `ov_c_l` (bit 2) 0/1 and 4/5; there is no bit 20 (eight C-boxes).
-const NHMEX_SUMMARY: &[SummaryBit] = &[
-    SummaryBit {
-        side: 0,
-        bit: 0,
-        boxes: &[(BoxKind::Cbox, 2), (BoxKind::Cbox, 3)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 2,
-        boxes: &[(BoxKind::Cbox, 0), (BoxKind::Cbox, 1)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 0,
-        boxes: &[(BoxKind::Cbox, 6), (BoxKind::Cbox, 7)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 2,
-        boxes: &[(BoxKind::Cbox, 4), (BoxKind::Cbox, 5)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 16,
-        boxes: &[(BoxKind::Mbox, 0), (BoxKind::Bbox, 0)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 16,
-        boxes: &[(BoxKind::Mbox, 1), (BoxKind::Bbox, 1)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 18,
-        boxes: &[(BoxKind::Sbox, 0)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 18,
-        boxes: &[(BoxKind::Sbox, 1)],
-    },
-    SummaryBit {
-        side: 0,
-        bit: 19,
-        boxes: &[(BoxKind::Rbox, 0)],
-    },
-    SummaryBit {
-        side: 1,
-        bit: 19,
-        boxes: &[(BoxKind::Rbox, 1)],
-    },
+const NHMEX_SUMMARY: &[SummaryBit] = &concat::<_, 10>(&[NHMEX_CBOX_BITS, SIDE_BITS], SIDE_BITS[0]);
+
+/// Nehalem-EX's C-box bits of [`NHMEX_SUMMARY`].
+const NHMEX_CBOX_BITS: &[SummaryBit] = &[
+    SummaryBit::new(0, 0, &[(BoxKind::Cbox, 2), (BoxKind::Cbox, 3)]),
+    SummaryBit::new(0, 2, &[(BoxKind::Cbox, 0), (BoxKind::Cbox, 1)]),
+    SummaryBit::new(1, 0, &[(BoxKind::Cbox, 6), (BoxKind::Cbox, 7)]),
+    SummaryBit::new(1, 2, &[(BoxKind::Cbox, 4), (BoxKind::Cbox, 5)]),
 ];
 
 /// The register model's behaviour class of each box kind (both parts).

@@ -76,31 +76,10 @@ pub(crate) const QPI_MATCH_MASK: &[Format] = &[
     cfg2("mask1", &[f(32, 63)]),
 ];
 
-const QPI_FORMATS: &[Format] = &[
+const QPI_FORMATS: &[Format] = &concat::<_, { 5 + QPI_MATCH_MASK.len() }>(
+    &[&[EVENT_EXT, UMASK, EDGE, INV, THRESH8], QPI_MATCH_MASK],
     EVENT_EXT,
-    UMASK,
-    EDGE,
-    INV,
-    THRESH8,
-    QPI_MATCH_MASK[0],
-    QPI_MATCH_MASK[1],
-    QPI_MATCH_MASK[2],
-    QPI_MATCH_MASK[3],
-    QPI_MATCH_MASK[4],
-    QPI_MATCH_MASK[5],
-    QPI_MATCH_MASK[6],
-    QPI_MATCH_MASK[7],
-    QPI_MATCH_MASK[8],
-    QPI_MATCH_MASK[9],
-    QPI_MATCH_MASK[10],
-    QPI_MATCH_MASK[11],
-    QPI_MATCH_MASK[12],
-    QPI_MATCH_MASK[13],
-    QPI_MATCH_MASK[14],
-    QPI_MATCH_MASK[15],
-    QPI_MATCH_MASK[16],
-    QPI_MATCH_MASK[17],
-];
+);
 
 /// iMC aliases (shared with IVB-EP).
 pub(crate) const IMC_ALIASES: &[Alias] = &[
@@ -109,7 +88,9 @@ pub(crate) const IMC_ALIASES: &[Alias] = &[
     Alias::mib("cas_count_write", "event=0x04,umask=0x0c"),
 ];
 
-const QPI_ALIASES: &[Alias] = &[
+/// QPI aliases (shared with IVB-EP, where the Linux driver has none but
+/// the event catalog gives the same encodings).
+pub(crate) const QPI_ALIASES: &[Alias] = &[
     Alias::plain("clockticks", "event=0x14"),
     Alias::plain("txl_flits_active", "event=0x00,umask=0x06"),
     Alias::plain("drs_data", "event=0x102,umask=0x08"),
