@@ -482,7 +482,9 @@ struct SimArg {
 }
 
 /// The names `sim=` takes, for messages: every platform's, then
-/// `pentiumd`.
+/// `pentiumd`. It is `core`'s `Display`; 7.x's print macros take their own
+/// `Display`, which `core::fmt::Arguments` has on every kernel, so messages
+/// wrap it in `format_args!`.
 struct SimNames;
 
 impl core::fmt::Display for SimNames {
@@ -520,7 +522,7 @@ fn platform(packages: usize) -> Result<(&'static Platform, Option<bool>)> {
         pr_err!(
             "sim={}: expected <platform>[:<sockets>] with platform one of {}\n",
             s,
-            SimNames
+            format_args!("{}", SimNames)
         )
     })?;
     if let Some(n) = arg.sockets {

@@ -41,4 +41,15 @@ for round in 1 2; do
 	check "round $round: rmmod" unload
 	check_eq "round $round: no PMU left" "$(pmus)" ""
 done
+
+# A sim= name the module does not know: the load fails with EINVAL and one
+# line naming every platform it knows (once per kernel: on Sandy Bridge).
+if [ "$p" = snbep ]; then
+	dmesg -c >/dev/null
+	out=$(insmod /lib/modules/rust_uncore.ko sim=bogus 2>&1)
+	check "sim=bogus: the load fails with EINVAL" sh -c "echo \"\$1\" | grep -q 'Invalid argument'" sh "$out"
+	check "sim=bogus: dmesg names every platform" \
+		sh -c "dmesg | grep -q 'sim=bogus: expected <platform>\[:<sockets>\] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd\$'"
+	check_eq "sim=bogus: no PMU" "$(pmus)" ""
+fi
 done_testing
