@@ -37,6 +37,13 @@ macro_rules! tsv {
     };
 }
 
+/// `$own` then `$shared` as one alias table, at compile time (see [`join`]).
+macro_rules! joined {
+    ($own:expr, $shared:expr) => {
+        &crate::hw::catalog::join::<{ $own.len() + $shared.len() }>(&[$own, $shared])
+    };
+}
+
 pub mod ivbep;
 pub mod l3;
 pub mod nhmex;

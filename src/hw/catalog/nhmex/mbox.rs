@@ -11,7 +11,6 @@
 //! reported in MiB (the Linux driver's `bbox_cmds_read`/`_write` keep their
 //! plain counts).
 
-use super::super::join;
 use crate::hw::desc::Alias;
 
 /// M-box events other than the FVC events, the same on both parts (Table
@@ -29,13 +28,10 @@ const NHMEX_FVC: &[Alias] = tsv!(include_str!("nhmex_fvc.tsv"));
 /// when its own is taken, so the four events are interchangeable.
 const WSMEX_FVC: &[Alias] = tsv!(include_str!("wsmex_fvc.tsv"));
 
-const NHMEX_LEN: usize = NHMEX_FVC.len() + COMMON.len();
-const WSMEX_LEN: usize = WSMEX_FVC.len() + COMMON.len();
-
 /// The Nehalem-EX M-box catalog: the Linux driver's aliases, the FVC events
 /// in the Nehalem-EX layout, then the events common to both parts.
-pub const NHMEX_MBOX: &[Alias] = &join::<NHMEX_LEN>(&[NHMEX_FVC, COMMON]);
+pub const NHMEX_MBOX: &[Alias] = joined!(NHMEX_FVC, COMMON);
 
 /// The Westmere-EX M-box catalog: the Linux driver's aliases, the FVC events
 /// in the Westmere-EX layout, then the events common to both parts.
-pub const WSMEX_MBOX: &[Alias] = &join::<WSMEX_LEN>(&[WSMEX_FVC, COMMON]);
+pub const WSMEX_MBOX: &[Alias] = joined!(WSMEX_FVC, COMMON);
