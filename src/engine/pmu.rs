@@ -35,7 +35,7 @@ use crate::sys::perf::{
     Adding, Capabilities, Config, Event, EventId, EventSlots, Flags, NewEvent, PmuOps, PmuOptions,
     Registration, Scope, TaskContext,
 };
-use crate::sys::sync::{new_irq_lock, IrqLock};
+use crate::sys::sync::{new_irq_lock, IrqGuard, IrqLock};
 use kernel::prelude::*;
 use kernel::str::CString;
 use kernel::sync::Arc;
@@ -524,6 +524,23 @@ impl UncorePmu {
         Some((self.boxes.get(on.package())?, At::Cpu(on)))
     }
 
+    /// The box of this CPU's package, locked, with the slot of `ev` if the
+    /// slot still holds it (`del`, `start` and `stop` act on nothing else).
+    fn held_slot<'s, 'a>(
+        &'s self,
+        irq: &'a IrqsOff,
+        ev: &Event<EventBox>,
+    ) -> Option<(&'s Arc<BoxState>, At<'a>, IrqGuard<'s, BoxInner>, usize)> {
+        let (b, at) = self.current_box(irq)?;
+        let k = ev.index()?;
+        let inner = b.inner.lock();
+        let holds = inner
+            .cfg
+            .get(k)
+            .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()));
+        holds.then_some((b, at, inner, k))
+    }
+
     fn attr(c: Config) -> Attr {
         let Config {
             config,
@@ -749,18 +766,9 @@ impl PmuOps for UncorePmu {
     }
 
     fn del(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
-        let Some((b, at)) = self.current_box(irq) else {
+        let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) else {
             return;
         };
-        let Some(k) = ev.index() else { return };
-        let mut inner = b.inner.lock();
-        if !inner
-            .cfg
-            .get(k)
-            .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()))
-        {
-            return;
-        }
         b.stop_one(at, &mut inner, k);
         if let Some(c) = inner.cfg[k].take() {
             if let Some(h) = c.held {
@@ -772,18 +780,9 @@ impl PmuOps for UncorePmu {
     }
 
     fn start(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
-        let Some((b, at)) = self.current_box(irq) else {
+        let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) else {
             return;
         };
-        let Some(k) = ev.index() else { return };
-        let mut inner = b.inner.lock();
-        if !inner
-            .cfg
-            .get(k)
-            .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()))
-        {
-            return;
-        }
         let first = !inner.any_started();
         b.start_one(at, &mut inner, k);
         drop(inner);
@@ -795,16 +794,7 @@ impl PmuOps for UncorePmu {
     fn stop(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
         // The count is always taken, `PERF_EF_UPDATE` or not: nothing that
         // was counted is dropped.
-        let Some((b, at)) = self.current_box(irq) else {
-            return;
-        };
-        let Some(k) = ev.index() else { return };
-        let mut inner = b.inner.lock();
-        if inner
-            .cfg
-            .get(k)
-            .is_some_and(|c| c.is_some_and(|c| c.ev == ev.id()))
-        {
+        if let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) {
             b.stop_one(at, &mut inner, k);
         }
         // The timer stops by itself when it finds nothing started.

@@ -545,6 +545,18 @@ pub struct SimSpec {
     pub clock_mhz: u64,
 }
 
+impl SimSpec {
+    /// The model families `family`, `cbos` C-boxes in `MSR_UNC_CBO_CONFIG`,
+    /// fixed counters at `clock_mhz`.
+    pub const fn new(family: fn(BoxKind) -> Family, cbos: u8, clock_mhz: u64) -> Self {
+        SimSpec {
+            family,
+            cbos,
+            clock_mhz,
+        }
+    }
+}
+
 /// `parts` one after the other in an array of `N` entries, for tables that
 /// share entries (`fill` only initialises the array). `N` must be the total
 /// length of `parts` (checked at compile time where the table is a const).

@@ -78,37 +78,12 @@ const fn generic(kind: BoxKind) -> BoxType {
 
 /// The IVB-EP box types.
 pub const TYPES: [BoxType; 9] = [
+    // U-box: SNB-EP's counters and fixed counter, without `inv`.
     BoxType {
         catalog: catalog::ivbep::UBOX,
-        num_counters: 2,
-        ctr_bits: 44,
-        fixed: Some(Fixed {
-            ctl: 0xc08,
-            ctr: 0xc09,
-            bits: 48,
-            enable: 1 << 22,
-            only_box0: false,
-        }),
-        space: Space::Msr {
-            box_ctl: None,
-            ctl: Regs::Step {
-                base: 0xc10,
-                step: 1,
-            },
-            ctr: Regs::Step {
-                base: 0xc16,
-                step: 1,
-            },
-            offsets: Offsets::Stride(0),
-        },
-        box_ctl: BoxCtl::None,
         ctl_mask: 0x1f04_ffff,
         formats: UBOX_FORMATS,
-        rate: Rate {
-            clock_mhz: UCLK,
-            max_inc: 1,
-        },
-        ..generic(BoxKind::Ubox)
+        ..super::snbep::TYPES[0]
     },
     BoxType {
         catalog: catalog::ivbep::CBOX,
@@ -266,10 +241,6 @@ pub const IVBEP: Platform = Platform {
     global: Global::None,
     pci: PCI,
     mmio_window: None,
-    sim: SimSpec {
-        family: ivbep_family,
-        cbos: 0,
-        // The iMC's DCLK (DDR3-1600), of the fixed counter.
-        clock_mhz: 800,
-    },
+    // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
+    sim: SimSpec::new(ivbep_family, 0, 800),
 };

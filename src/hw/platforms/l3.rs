@@ -129,12 +129,8 @@ pub const XEON7100: Platform = Platform {
     s_summary: &[],
     pci: &[],
     mmio_window: None,
-    sim: SimSpec {
-        family: l3_family,
-        cbos: 0,
-        // No fixed counter.
-        clock_mhz: 0,
-    },
+    // No fixed counter to simulate.
+    sim: SimSpec::new(l3_family, 0, 0),
 };
 
 /// Xeon 7400 series.
@@ -143,15 +139,5 @@ pub const XEON7400: Platform = Platform {
     name: "xeon7400",
     description: "Xeon 7400 series",
     cpus: &[(6, 29)],
-    types: &TYPES,
-    global: Global::L3,
-    s_summary: &[],
-    pci: &[],
-    mmio_window: None,
-    sim: SimSpec {
-        family: l3_family,
-        cbos: 0,
-        // No fixed counter.
-        clock_mhz: 0,
-    },
+    ..XEON7100
 };

@@ -438,12 +438,8 @@ pub const NHMEX: Platform = Platform {
     s_summary: NHMEX_SUMMARY,
     pci: &[],
     mmio_window: None,
-    sim: SimSpec {
-        family: nhmex_family,
-        cbos: 0,
-        // The uncore clock of the W-box's fixed counter.
-        clock_mhz: 2400,
-    },
+    // The simulated W-box fixed counter runs at the uncore clock.
+    sim: SimSpec::new(nhmex_family, 0, 2400),
 };
 
 /// Westmere-EX.
@@ -453,14 +449,6 @@ pub const WSMEX: Platform = Platform {
     description: "Westmere-EX (Xeon E7)",
     cpus: &[(6, 47)],
     types: &WSMEX_TYPES,
-    global: Global::NhmexU,
     s_summary: WSMEX_SUMMARY,
-    pci: &[],
-    mmio_window: None,
-    sim: SimSpec {
-        family: nhmex_family,
-        cbos: 0,
-        // The uncore clock of the W-box's fixed counter.
-        clock_mhz: 2400,
-    },
+    ..NHMEX
 };

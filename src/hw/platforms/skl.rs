@@ -249,10 +249,6 @@ pub const SKL: Platform = Platform {
     global: Global::Skl,
     pci: PCI,
     mmio_window: Some(IMC_WINDOW),
-    sim: SimSpec {
-        family: skl_family,
-        cbos: 4,
-        // UCLK, of C-box 0's fixed counter.
-        clock_mhz: 2000,
-    },
+    // The simulated fixed counter (C-box 0's) runs at UCLK.
+    sim: SimSpec::new(skl_family, 4, 2000),
 };

@@ -388,10 +388,6 @@ pub const SNBEP: Platform = Platform {
     global: Global::None,
     pci: PCI,
     mmio_window: None,
-    sim: SimSpec {
-        family: snbep_family,
-        cbos: 0,
-        // The iMC's DCLK (DDR3-1600), of the fixed counter.
-        clock_mhz: 800,
-    },
+    // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
+    sim: SimSpec::new(snbep_family, 0, 800),
 };
