@@ -254,6 +254,12 @@ mkdir -p "$res"
 cat "$console" "$clean" >"$res/console.log"
 : >"$res/boot.err"
 boot=0
+# report FILE WHAT TEXT: appends "guest: WHAT:" and TEXT, each line
+# indented, to FILE.
+report() {
+	echo "guest: $2:" >>"$1"
+	printf '%s\n' "$3" | sed 's/^/guest:   /' >>"$1"
+}
 for i in $(seq 1 "$n"); do
 	sed -n "/^GUEST-SCRIPT-BEGIN $i\$/,/^GUEST-SCRIPT-END $i status=/p" "$clean" |
 		sed '1d' | sed '/^GUEST-SCRIPT-END /d' >"$res/$i.out"
@@ -263,8 +269,7 @@ for i in $(seq 1 "$n"); do
 		echo "guest: the script did not run to its end, or its output was lost" >>"$res/$i.out"
 		status=126
 	elif [ -n "$bad" ]; then
-		echo "guest: kernel reported a problem:" >>"$res/$i.out"
-		printf '%s\n' "$bad" | sed 's/^/guest:   /' >>"$res/$i.out"
+		report "$res/$i.out" "kernel reported a problem" "$bad"
 		status=125
 	fi
 	echo "$status" >"$res/$i.status"
@@ -282,13 +287,11 @@ if [ "$qrc" = 124 ]; then
 	boot=124
 fi
 if [ -n "$outside" ]; then
-	echo "guest: kernel reported a problem:" >>"$res/boot.err"
-	printf '%s\n' "$outside" | sed 's/^/guest:   /' >>"$res/boot.err"
+	report "$res/boot.err" "kernel reported a problem" "$outside"
 	boot=125
 fi
 if [ -n "$(printf '%s' "$leaks" | tr -d '[:space:]')" ]; then
-	echo "guest: kmemleak reported leaks:" >>"$res/boot.err"
-	printf '%s\n' "$leaks" | head -40 | sed 's/^/guest:   /' >>"$res/boot.err"
+	report "$res/boot.err" "kmemleak reported leaks" "$(printf '%s\n' "$leaks" | head -40)"
 	boot=125
 fi
 echo "$boot" >"$res/boot.status"

@@ -572,7 +572,7 @@ impl Ctx {
     ) -> Result<u64> {
         let v = match (&self.backend.0, r.addr, at) {
             (Kind::Hw(_), Addr::Msr(a), At::Cpu(_)) => msr::read(a)?,
-            _ => self.read_counter_other(at, t, i, c, r)?,
+            _ => self.read_counter_other(at, &Counter { t, i, c, r })?,
         };
         Ok(program::read_value(
             t,
@@ -584,17 +584,8 @@ impl Ctx {
     /// [`Ctx::read_counter`] for the simulation and for configuration
     /// space and MMIO.
     #[inline(never)]
-    fn read_counter_other(
-        &self,
-        at: At<'_>,
-        t: &BoxType,
-        i: usize,
-        c: Ctr,
-        r: CounterReg,
-    ) -> Result<u64> {
-        self.backend
-            .regs()
-            .read_counter(self, at, &Counter { t, i, c, r })
+    fn read_counter_other(&self, at: At<'_>, counter: &Counter<'_>) -> Result<u64> {
+        self.backend.regs().read_counter(self, at, counter)
     }
 
     /// The model box of box `i` of type `t`.

@@ -607,7 +607,7 @@ impl Driver {
         let counts = register::box_counts(&ctx)?;
         register::check_names_free(&ctx, &counts)?;
         let mut pmus = KVec::new();
-        register::msr_pmus(module, &ctx, &counts, &mut pmus)?;
+        register::box_pmus(module, &ctx, &counts, &mut pmus, register::Boxes::Msr)?;
         // PCI and MMIO boxes: find their functions, then register a PMU for
         // every box present on some package.
         let has_pci = platform.types.iter().any(is_pci);
@@ -628,7 +628,7 @@ impl Driver {
                 }
             },
         };
-        register::pci_pmus(module, &ctx, &counts, &mut pmus)?;
+        register::box_pmus(module, &ctx, &counts, &mut pmus, register::Boxes::Pci)?;
         let n_pmus = pmus.len();
         let core = Arc::new(
             Core {

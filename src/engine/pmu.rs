@@ -524,6 +524,17 @@ impl UncorePmu {
         Some((self.boxes.get(on.package())?, At::Cpu(on)))
     }
 
+    /// `pmu_disable` (`true`) or `pmu_enable` of the box of this CPU's
+    /// package.
+    fn set_disabled(&self, irq: &IrqsOff, disabled: bool) {
+        let Some((b, at)) = self.current_box(irq) else {
+            return;
+        };
+        let mut inner = b.inner.lock();
+        inner.disabled = disabled;
+        b.apply_run(at, &mut inner);
+    }
+
     /// The box of this CPU's package, locked, with the slot of `ev` if the
     /// slot still holds it (`del`, `start` and `stop` act on nothing else).
     fn held_slot<'s, 'a>(
@@ -817,21 +828,11 @@ impl PmuOps for UncorePmu {
     }
 
     fn enable(&self, irq: &IrqsOff) {
-        let Some((b, at)) = self.current_box(irq) else {
-            return;
-        };
-        let mut inner = b.inner.lock();
-        inner.disabled = false;
-        b.apply_run(at, &mut inner);
+        self.set_disabled(irq, false);
     }
 
     fn disable(&self, irq: &IrqsOff) {
-        let Some((b, at)) = self.current_box(irq) else {
-            return;
-        };
-        let mut inner = b.inner.lock();
-        inner.disabled = true;
-        b.apply_run(at, &mut inner);
+        self.set_disabled(irq, true);
     }
 
     fn cpumask(&self) -> &CpuMask {

@@ -96,49 +96,42 @@ pub(super) fn check_names_free(ctx: &Ctx, counts: &[usize]) -> Result {
     Ok(())
 }
 
-/// Registers a PMU for every MSR box.
-pub(super) fn msr_pmus(
-    module: &'static ThisModule,
-    ctx: &Arc<Ctx>,
-    counts: &[usize],
-    pmus: &mut KVec<Pmu>,
-) -> Result {
-    for (t, &count) in ctx.platform.types.iter().zip(counts) {
-        if !is_msr(t) {
-            continue;
-        }
-        for i in 0..count {
-            let name = pmu_name(t, i, count)?;
-            let up = UncorePmu::new(ctx, t, i, &name)?;
-            pmus.push(register(module, &name, up, t, i)?, GFP_KERNEL)?;
-        }
-    }
-    Ok(())
+/// Which boxes [`box_pmus`] registers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Boxes {
+    /// Every MSR box.
+    Msr,
+    /// Every PCI or MMIO box present on some package, after initialising
+    /// the box on each package that has it.
+    Pci,
 }
 
-/// Registers a PMU for every PCI or MMIO box present on some package, after
-/// initialising the box on each package that has it.
-pub(super) fn pci_pmus(
+/// Registers a PMU for every box of `which`.
+pub(super) fn box_pmus(
     module: &'static ThisModule,
     ctx: &Arc<Ctx>,
     counts: &[usize],
     pmus: &mut KVec<Pmu>,
+    which: Boxes,
 ) -> Result {
     for (t, &count) in ctx.platform.types.iter().zip(counts) {
-        if !is_pci(t) {
-            continue;
-        }
+        let pci = match which {
+            Boxes::Msr if is_msr(t) => false,
+            Boxes::Pci if is_pci(t) => true,
+            _ => continue,
+        };
         for i in 0..count {
             let role = Role::Box {
                 ty: t.kind,
                 index: i as u8,
             };
-            if !(0..ctx.packages).any(|pkg| ctx.registry.present(pkg, role)) {
+            let present = |pkg: &usize| ctx.registry.present(*pkg, role);
+            if pci && !(0..ctx.packages).any(|pkg| present(&pkg)) {
                 continue;
             }
             let name = pmu_name(t, i, count)?;
             let up = UncorePmu::new(ctx, t, i, &name)?;
-            for pkg in (0..ctx.packages).filter(|&pkg| ctx.registry.present(pkg, role)) {
+            for pkg in (0..ctx.packages).filter(|pkg| pci && present(pkg)) {
                 up.init_box(At::Any(pkg)).inspect_err(|e| {
                     pr_warn!("{}: box init on package {} failed: {:?}\n", &*name, pkg, e)
                 })?;

@@ -530,30 +530,10 @@ impl DebugfsOps for SimDebug {
 
     fn write(&self, file: u32, input: &str) -> Result {
         match file {
-            INJECT => {
-                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                    self.inject_line(line)?;
-                }
-                Ok(())
-            }
-            UNPLUG => {
-                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                    self.unplug_line(line)?;
-                }
-                Ok(())
-            }
-            PLUG => {
-                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                    self.plug_line(line)?;
-                }
-                Ok(())
-            }
-            SELFTEST => {
-                for line in input.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                    self.selftest_line(line)?;
-                }
-                Ok(())
-            }
+            INJECT => each_line(input, |l| self.inject_line(l)),
+            UNPLUG => each_line(input, |l| self.unplug_line(l)),
+            PLUG => each_line(input, |l| self.plug_line(l)),
+            SELFTEST => each_line(input, |l| self.selftest_line(l)),
             CLOCK => {
                 let (clock, timer) = &self.clock;
                 match input.trim() {
@@ -572,4 +552,14 @@ impl DebugfsOps for SimDebug {
             _ => Err(EINVAL),
         }
     }
+}
+
+/// Runs `f` on each non-empty line of `input`, trimmed, stopping at the
+/// first error.
+fn each_line(input: &str, f: impl FnMut(&str) -> Result) -> Result {
+    input
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .try_for_each(f)
 }

@@ -169,6 +169,19 @@ inj() {
 		echo "$other \$x \$((\$1 + 1))" >>$W/want
 	done
 }
+# cycle CPU FROZEN: CPU offline, an injection (none into the sockets in
+# FROZEN from then on), CPU online, an injection.
+cycle() {
+	set_online "\$1" 0 || echo "CPU \$1 offline failed" >>$W/errors
+	echo 1 >>$W/ops
+	frozen="\$frozen \$2"
+	inj \$((r * 100 + 1))
+	sleep 0.2
+	set_online "\$1" 1 || echo "CPU \$1 online failed" >>$W/errors
+	echo 1 >>$W/ops
+	inj \$((r * 100 + 2))
+	sleep 0.2
+}
 r=0
 inj 10
 sleep 0.3
@@ -178,27 +191,11 @@ while [ "\$r" -lt $ROUNDS ]; do
 		c=\$(collector $box $last)
 		hotpluggable "\$c" || c=\$(for y in $(cpus_of_pkg "$last"); do [ "\$y" != "\$c" ] && hotpluggable "\$y" && echo "\$y"; done | head -1)
 		[ -n "\$c" ] || break
-		set_online "\$c" 0 || echo "CPU \$c offline failed" >>$W/errors
-		echo 1 >>$W/ops
-		inj \$((r * 100 + 1))
-		sleep 0.2
-		set_online "\$c" 1 || echo "CPU \$c online failed" >>$W/errors
-		echo 1 >>$W/ops
-		inj \$((r * 100 + 2))
-		sleep 0.2
+		cycle "\$c" ""
 	else
 		# A single CPU: the socket parks; its events are gone for this
 		# session (perf drops the events of an offline CPU).
-		c=$1
-		set_online "\$c" 0 || echo "CPU \$c offline failed" >>$W/errors
-		echo 1 >>$W/ops
-		frozen="$last"
-		inj \$((r * 100 + 1))
-		sleep 0.2
-		set_online "\$c" 1 || echo "CPU \$c online failed" >>$W/errors
-		echo 1 >>$W/ops
-		inj \$((r * 100 + 2))
-		sleep 0.2
+		cycle $1 "$last"
 	fi
 done
 # Past the last interval read.

@@ -188,21 +188,11 @@ skl) g="uncore_imc 0x1" ;;
 *) g="uncore_cbox_0 0x114" ;;
 esac
 set -- $g
-members=""
-i=1
-while [ "$i" -lt 21 ]; do
-	members="$members $2"
-	i=$((i + 1))
-done
+members=$(awk -v e="$2" 'BEGIN { for (i = 1; i < 21; i++) printf " %s", e }')
 check_eq "a group of 21 events of one box is refused when it is opened" \
 	"$(/tests/perf_open "$1" "$2" -- $members | cut -d' ' -f1)" "EINVAL"
 if [ "$p" = skl ]; then
-	members=""
-	i=1
-	while [ "$i" -lt 20 ]; do
-		members="$members 0x$((i % 5 + 1))"
-		i=$((i + 1))
-	done
+	members=$(awk 'BEGIN { for (i = 1; i < 20; i++) printf " 0x%d", i % 5 + 1 }')
 	check_eq "a group of 20 free-running IMC events opens" "$(/tests/perf_open uncore_imc 0x1 -- $members)" "ok"
 fi
 

@@ -141,18 +141,17 @@ mk KDIR="$tmp/nonexistent" clean
 t "missing KDIR, no Kbuild objects: make clean succeeds" "$rc" 0
 t "missing KDIR, no Kbuild objects: make clean removes target/ and build/" "$(ls -d "$src/target" "$src/build" 2>/dev/null | wc -l)" 0
 mkdir -p "$src/target" "$src/build"
-mk KDIR="$norust"
-t "KDIR without Rust artifacts: make fails" "$rc" 2
-has "KDIR without Rust artifacts: linux-headers named" "$out" "has no Rust build .*|linux-headers"
-mk KDIR="$headers"
-t "a linux-headers tree: make fails" "$rc" 2
-has "a linux-headers tree: the reason is given" "$out" "KDIR=$headers has no Rust build"
-mk KDIR="$noffi"
-t "KDIR without kernel::ffi: make fails" "$rc" 2
-has "KDIR without kernel::ffi: the reason is given" "$out" "no kernel::ffi crate"
-mk KDIR="$nokvec"
-t "KDIR without KVec: make fails" "$rc" 2
-has "KDIR without KVec: what it lacks is named" "$out" "no KVec in its kernel crate \\(rust/kernel/alloc/kvec.rs\\)"
+# refuses WHAT TREE CHECK PATTERN: make with KDIR=TREE fails (status 2),
+# and its output matches PATTERN (the check CHECK).
+refuses() {
+	mk KDIR="$2"
+	t "$1: make fails" "$rc" 2
+	has "$1: $3" "$out" "$4"
+}
+refuses "KDIR without Rust artifacts" "$norust" "linux-headers named" "has no Rust build .*|linux-headers"
+refuses "a linux-headers tree" "$headers" "the reason is given" "KDIR=$headers has no Rust build"
+refuses "KDIR without kernel::ffi" "$noffi" "the reason is given" "no kernel::ffi crate"
+refuses "KDIR without KVec" "$nokvec" "what it lacks is named" "no KVec in its kernel crate \\(rust/kernel/alloc/kvec.rs\\)"
 has "a linux-headers tree: make stock is named" "$(mk KDIR="$headers"; echo "$out")" "run make stock"
 
 mk KDIR="$clang" clean

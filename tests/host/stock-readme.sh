@@ -37,6 +37,19 @@ fi
 [ -f "$work/rust_uncore/Makefile" ] || { echo "not ok 1 copy the repository's files"; echo "1..1"; exit 1; }
 inroot() { "$repo/scripts/in-root.sh" "$root" --bind "$work:/root/work" --cwd /root/work -- "$@"; }
 
+# run_block NAME FILE: runs the README's block NAME, written to FILE in the
+# work directory, in the Debian 13 root as one shell script that stops at
+# the first failure.
+run_block() {
+	local start=$SECONDS
+	if out=$(inroot /bin/bash -e "/root/work/$2" 2>&1); then
+		ok "the $1 commands run in the Debian 13 root ($((SECONDS - start)) s)"
+	else
+		notok "the $1 commands run in the Debian 13 root"
+		printf '%s\n' "$out" | tail -30 | sed 's/^/#   /'
+	fi
+}
+
 # The build block, as one shell script that stops at the first failure.
 block stock-build >"$work/build.sh"
 if [ ! -s "$work/build.sh" ]; then
@@ -44,13 +57,7 @@ if [ ! -s "$work/build.sh" ]; then
 else
 	ok "README.md has a stock-build block ($(grep -c . "$work/build.sh") lines)"
 fi
-start=$SECONDS
-if out=$(inroot /bin/bash -e "/root/work/build.sh" 2>&1); then
-	ok "the stock-build commands run in the Debian 13 root ($((SECONDS - start)) s)"
-else
-	notok "the stock-build commands run in the Debian 13 root"
-	printf '%s\n' "$out" | tail -30 | sed 's/^/#   /'
-fi
+run_block stock-build build.sh
 # Compressed as the kernel's own modules are (xz on Debian).
 ko=$(ls "$root/lib/modules/$release/updates/rust_uncore.ko"* 2>/dev/null | head -1)
 if [ -n "$ko" ]; then
@@ -73,13 +80,7 @@ fi
 # tree), signed with DKMS's key; then removed, so that the module modprobe
 # finds in the guests is make stock-install's.
 block stock-dkms >"$work/dkms.sh"
-start=$SECONDS
-if out=$(inroot /bin/bash -e "/root/work/dkms.sh" 2>&1); then
-	ok "the stock-dkms commands run in the Debian 13 root ($((SECONDS - start)) s)"
-else
-	notok "the stock-dkms commands run in the Debian 13 root"
-	printf '%s\n' "$out" | tail -30 | sed 's/^/#   /'
-fi
+run_block stock-dkms dkms.sh
 dko=$(ls "$root/lib/modules/$release/updates/dkms/rust_uncore.ko"* 2>/dev/null | head -1)
 if [ -n "$dko" ]; then
 	ok "DKMS installed the module for $release"

@@ -359,13 +359,8 @@ fn counts(
         let want = o.props.sub.unwrap_or(0);
         return (ctl & want == want).then(|| o.cycles.saturating_mul(inc_of(o)));
     }
-    if nhm
-        && matches!(
-            ty,
-            Some(BoxKind::Bbox) | Some(BoxKind::Mbox) | Some(BoxKind::Rbox)
-        )
-    {
-        return nhm_special(p, b, ty, j, ctl, o);
+    if let Some(kind @ (BoxKind::Bbox | BoxKind::Mbox | BoxKind::Rbox)) = ty.filter(|_| nhm) {
+        return nhm_special(p, b, kind, j, ctl, o);
     }
     let ev = (ctl & 0xff) as u16 | if ctl & bit(21) != 0 { 0x100 } else { 0 };
     let field = if nhm && ty == Some(BoxKind::Sbox) {
@@ -465,14 +460,14 @@ fn pcu_filter(b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
 fn nhm_special(
     p: PlatformId,
     b: &ModelBox,
-    ty: Option<BoxKind>,
+    kind: BoxKind,
     j: usize,
     ctl: u64,
     o: &Occurrence,
 ) -> Option<u64> {
     let n = o.cycles.saturating_mul(inc_of(o));
-    match ty {
-        Some(BoxKind::Bbox) => {
+    match kind {
+        BoxKind::Bbox => {
             let ev = (ctl >> 1) & 0x1f;
             let mine = o.props.counter.unwrap_or(j as u8) as usize == j;
             if ev != u64::from(o.event) || !mine {
@@ -485,7 +480,7 @@ fn nhm_special(
             }
             Some(n)
         }
-        Some(BoxKind::Mbox) => {
+        BoxKind::Mbox => {
             let inc_sel = (ctl >> 9) & 0x1f;
             if inc_sel != u64::from(o.event) {
                 return None;
@@ -521,7 +516,7 @@ fn nhm_special(
             };
             ok.then_some(n)
         }
-        Some(BoxKind::Rbox) => {
+        BoxKind::Rbox => {
             let ev = (ctl >> 1) & 0x1f;
             if ev != u64::from(o.event) {
                 return None;
