@@ -116,7 +116,7 @@ summarise() {
 		if (s ~ /_enable_box$/ && guess == "") guess = "pmu_enable"
 		else if (s ~ /_disable_box$/ && guess == "") guess = "pmu_disable"
 		else if (s ~ /^uncore_perf_event_update$/ && guess == "") guess = "read"
-		# This module's pmu_enable/pmu_disable are named by their
+		# The pmu_enable/pmu_disable of this module are named by their
 		# trampolines too: the callbacks may be inlined into them.
 		if (s ~ /9start_one|PmuOps5start|uncore_pmu_event_start/) op = "start"
 		else if (s ~ /8stop_one|PmuOps4stop|uncore_pmu_event_stop/) op = "stop"

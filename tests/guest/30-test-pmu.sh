@@ -23,11 +23,34 @@ for p in rust_test_clock rust_test_package; do
 	check_eq "$p: events/ns.unit" "$(cat $DEV/$p/events/ns.unit 2>&1)" "ns"
 done
 check "rust_test_clock has no cpumask (no scope, none of its own)" [ ! -e $DEV/rust_test_clock/cpumask ]
-# perf's package scope: the first CPU of each package.
-want=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
-	echo "$(cat "$c/topology/physical_package_id") ${c##*cpu}"
-done | sort -n -k1,1 -k2,2 | awk '!seen[$1]++ { print $2 }' | sort -n | paste -sd, -)
-check_eq "rust_test_package/cpumask: one CPU per package" "$(cat $DEV/rust_test_package/cpumask 2>&1)" "$want"
+# perf's package scope: one online CPU of each package (which one depends
+# on the hotplug history of the boot: earlier scripts offline CPUs).
+pkgs=$(cat /sys/devices/system/cpu/cpu[0-9]*/topology/physical_package_id | sort -u | paste -sd, -)
+# mask_cpus: the CPUs of the scope cpumask, one per line; mask_pkgs: the
+# package of each, sorted.
+mask_cpus() {
+	tr , '\n' <$DEV/rust_test_package/cpumask | awk -F- '{ e = NF > 1 ? $2 : $1; for (i = $1; i <= e; i++) print i }'
+}
+not_in_mask() {
+	! mask_cpus | grep -qx "$1"
+}
+mask_pkgs() {
+	mask_cpus | while read -r c; do cat "/sys/devices/system/cpu/cpu$c/topology/physical_package_id"; done | sort | paste -sd, -
+}
+mask=$(cat $DEV/rust_test_package/cpumask 2>&1)
+check_eq "rust_test_package/cpumask ($mask): one CPU per package" "$(mask_pkgs)" "$pkgs"
+# Its CPU of the last package going offline: perf moves the scope to
+# another CPU of that package.
+c=$(mask_cpus | tail -1)
+if [ "$c" != 0 ] && [ -w "/sys/devices/system/cpu/cpu$c/online" ]; then
+	echo 0 >"/sys/devices/system/cpu/cpu$c/online"
+	moved=$(cat $DEV/rust_test_package/cpumask)
+	check_eq "CPU $c offline: the cpumask ($moved) keeps one CPU per package" "$(mask_pkgs)" "$pkgs"
+	check "CPU $c offline: it left the cpumask" not_in_mask "$c"
+	echo 1 >"/sys/devices/system/cpu/cpu$c/online"
+else
+	skip "no hotpluggable CPU in the cpumask"
+fi
 
 # pstat EVENTS CMD...: perf stat's CSV lines "count,unit,event,..."
 pstat() {
@@ -54,7 +77,7 @@ check "per task: sleep 1 runs well under 0.5 s ($ns ns)" \
 out=$(count rust_test_package/ns/ sleep 0.5)
 echo "$out" | sed 's/^/# /'
 n=$(echo "$out" | awk 'NF == 2' | wc -l)
-check_eq "per package: one count per package" "$n" "$(echo "$want" | tr , '\n' | wc -l)"
+check_eq "per package: one count per package" "$n" "$(echo "$pkgs" | tr , '\n' | wc -l)"
 check "per package: each package counted 0.5-10 s" \
 	sh -c "echo \"\$1\" | awk 'NF == 2 { if (\$2 < 500000000 || \$2 > 10000000000) bad = 1; n++ } END { exit bad || !n }'" sh "$out"
 
