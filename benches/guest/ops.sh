@@ -117,14 +117,15 @@ summarise() {
 		else if (s ~ /_disable_box$/ && guess == "") guess = "pmu_disable"
 		else if (s ~ /^uncore_perf_event_update$/ && guess == "") guess = "read"
 		# The pmu_enable/pmu_disable of this module are named by their
-		# trampolines too: the callbacks may be inlined into them.
+		# trampolines, or, where those tail-call it, by the helper both
+		# share (set_disabled; table 1 adds the two up anyway).
 		if (s ~ /9start_one|PmuOps5start|uncore_pmu_event_start/) op = "start"
 		else if (s ~ /8stop_one|PmuOps4stop|uncore_pmu_event_stop/) op = "stop"
 		else if (s ~ /PmuOps10event_init|uncore_pmu_event_init/) op = "event_init"
 		else if (s ~ /PmuOps3add|uncore_pmu_event_add/) op = "add"
 		else if (s ~ /PmuOps3del|uncore_pmu_event_del/) op = "del"
 		else if (s ~ /PmuOps4read|uncore_pmu_event_read/) op = "read"
-		else if (s ~ /PmuOps6enable|15enable_callback|uncore_pmu_enable/) op = "pmu_enable"
+		else if (s ~ /PmuOps6enable|15enable_callback|12set_disabled|uncore_pmu_enable/) op = "pmu_enable"
 		else if (s ~ /PmuOps7disable|16disable_callback|uncore_pmu_disable/) op = "pmu_disable"
 		else if (s ~ /TimerHandler4fire|uncore_pmu_hrtimer/) op = "poll"
 		else if (s ~ /^(ctx_resched|__perf_event_read|event_function|__perf_install_in_context)$/ && guess != "") op = guess
