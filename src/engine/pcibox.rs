@@ -376,10 +376,12 @@ impl Driver for PciHandler {
 
     fn probe(&self, dev: &Device) -> Result<Self::Data> {
         let (pkg, role) = decode(&self.ctx, &self.map, PciLocation::of(dev))?;
-        let mmio = match &self.ctx.platform.mmio_window {
-            Some(w) => Some(map_window(dev, w)?),
-            None => None,
-        };
+        let mmio = self
+            .ctx
+            .platform
+            .mmio_window
+            .map(|w| map_window(dev, &w))
+            .transpose()?;
         self.ctx
             .registry
             .bind(pkg, role, Some(dev.get()), mmio)

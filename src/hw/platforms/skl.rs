@@ -39,8 +39,6 @@ pub const MAX_CBOS: u8 = 8;
 /// own MSR space at `0xf70`/`0xf76` (the Linux driver's
 /// `CFL_UNC_CBO_7_PERFEVTSEL0`/`CFL_UNC_CBO_7_PER_CTR0`).
 pub const CBO_OFFSETS: [u32; MAX_CBOS as usize] = [0x0, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x870];
-/// Offset of the IMC BAR register (`MCHBAR`) in the host bridge (0:0.0).
-pub const MCHBAR_OFFSET: u32 = 0x48;
 /// Size of the MCHBAR window the IMC counters live in.
 pub const MCHBAR_WINDOW: u32 = 0x6000;
 
