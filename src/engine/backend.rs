@@ -33,7 +33,7 @@ use crate::hw::counter::read_split;
 use crate::hw::desc::BoxType;
 use crate::hw::model::{self, Model, FIXED, MAX_BOXES, MAX_CTRS};
 use crate::hw::platforms::nhmex;
-use crate::hw::program::{self, Addr, CfgReg, CounterReg, Ctr, Msr, Op, Ops};
+use crate::hw::program::{Addr, CfgReg, CounterReg, Ctr, Msr, Op, Ops};
 use crate::sys::cpu::{CpuId, InNmi, OnPackage};
 use crate::sys::rcu::RcuBox;
 use crate::sys::sync::IrqLock;
@@ -559,7 +559,7 @@ impl Ctx {
     /// Reads counter `c` of box `i` of type `t` of package `at`, at its
     /// register `r` (`program::counter_reg(t, i, c)`, resolved once per
     /// box: `program::CounterRegs`), masked to its width and corrected for
-    /// the part's read errata (`program::read_value`). Lock-free and
+    /// the part's read errata (`CounterReg::value`). Lock-free and
     /// NMI-safe. An MSR on the hardware path is read inline.
     #[inline(always)]
     pub(crate) fn read_counter(
@@ -574,11 +574,7 @@ impl Ctx {
             (Kind::Hw(_), Addr::Msr(a), At::Cpu(_)) => msr::read(a)?,
             _ => self.read_counter_other(at, &Counter { t, i, c, r })?,
         };
-        Ok(program::read_value(
-            t,
-            c,
-            v & crate::hw::bits::low_mask(r.width),
-        ))
+        Ok(r.value(t, c, v))
     }
 
     /// [`Ctx::read_counter`] for the simulation and for configuration

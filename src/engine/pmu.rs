@@ -20,7 +20,7 @@
 
 use super::backend::At;
 use super::Ctx;
-use crate::hw::desc::{BoxCtl, BoxType, Space, Special};
+use crate::hw::desc::{BoxCtl, BoxType, Space};
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
 use crate::hw::live;
 use crate::hw::pci::Role;
@@ -659,7 +659,7 @@ impl PmuOps for UncorePmu {
         }
         let enc = encode(self.ty, self.index, Self::attr(ev.config()))
             .map_err(|e| self.refuse(format_args!("{}", e)))?;
-        if self.ty.special == Special::QpiMatchMask
+        if self.ty.special.helper_device()
             && !enc.shared.is_none()
             && !self.ctx.registry.present(
                 pkg,

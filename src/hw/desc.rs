@@ -12,6 +12,7 @@ use core::fmt;
 use super::bits::Field;
 use super::model::Family;
 use super::pci::{BarWindow, PciFn};
+use super::special::Special;
 
 /// The word of `perf_event_attr` a format field is taken from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,44 +297,6 @@ pub struct Fixed {
     pub only_box0: bool,
 }
 
-/// The special event handling of a box type beyond masking and constraints:
-/// shared filter registers, event-select rewriting, box-specific limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Special {
-    /// Nothing beyond the control register.
-    None,
-    /// SNB-EP C-box filter (`Cn_MSR_PMON_BOX_FILTER`, 32 bits).
-    SnbepCboxFilter,
-    /// IVB-EP C-box filter (64 bits over two MSRs).
-    IvbepCboxFilter,
-    /// SNB-EP/IVB-EP PCU band filter (`PCU_MSR_PMON_BOX_FILTER`).
-    PcuBand,
-    /// SNB-EP/IVB-EP QPI packet match/mask (in the port's helper device).
-    QpiMatchMask,
-    /// NHM-EX B-box: counter chosen by `counter`, match/mask registers.
-    NhmexBbox,
-    /// NHM-EX S-box: match/mask for event 0 (`TO_R_PROG_EV`).
-    NhmexSbox,
-    /// NHM-EX/WSM-EX W-box; with `read_erratum`, a counter read whose low
-    /// 24 bits are 0 or 1 is 0x1000000 too high (Westmere-EX, 325294
-    /// §2.8.3, the note after Table 2-100).
-    NhmexWbox {
-        /// The part has the erratum.
-        read_erratum: bool,
-    },
-    /// NHM-EX M-box subcontrol registers (WSM-EX layout when `wsmex`).
-    NhmexMbox {
-        /// Westmere-EX layout of `ZDP_CTL_FVC`.
-        wsmex: bool,
-    },
-    /// NHM-EX R-box port registers (IPERF, QLX, XBR match/mask).
-    NhmexRbox,
-    /// Skylake client IMC free-running counters (config 1..5).
-    FreeRunning,
-    /// Xeon 7100/7400 L3 EMON counter groups.
-    L3Emon,
-}
-
 /// The fastest a box's counters can advance, from the manuals, used to
 /// derive the polling interval.
 #[derive(Clone, Copy, Debug)]
@@ -445,8 +408,9 @@ pub struct BoxType {
     pub aliases: &'static [Alias],
     /// Counter constraints (first match wins; none means any counter).
     pub constraints: &'static [Constraint],
-    /// Special event handling.
-    pub special: Special,
+    /// Its own event handling beyond masking and constraints (filters,
+    /// match/mask registers, read corrections), in its platform's files.
+    pub special: &'static dyn Special,
     /// Fastest counting rate.
     pub rate: Rate,
 }

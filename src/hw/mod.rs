@@ -36,6 +36,7 @@ pub mod poll;
 pub mod program;
 pub mod sched;
 pub mod shared;
+pub mod special;
 pub mod terms;
 
 #[cfg(test)]

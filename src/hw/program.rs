@@ -5,8 +5,7 @@
 //! counter. Pure: the driver executes the [`Op`]s on real MSRs and PCI
 //! configuration space, or on the register model.
 
-use super::desc::{BoxCtl, BoxType, Enable, Global, Platform, Space, Special};
-use super::encode::{MboxReg, MBOX_ADDR_MATCH, MBOX_ZDP_FIELD0, MBOX_ZDP_SHARED, RBOX_PORT_SLOTS};
+use super::desc::{BoxCtl, BoxType, Enable, Global, Platform, Space};
 use super::platforms::{l3, nhmex, skl};
 use super::shared::{Choice, Shared};
 
@@ -94,7 +93,7 @@ impl Default for Ops {
 }
 
 impl Ops {
-    fn push(&mut self, op: Op) {
+    pub(in crate::hw) fn push(&mut self, op: Op) {
         // The sequences below are bounded by construction (tested); a full
         // buffer would be a table bug, and dropping is safer than panicking.
         if self.n < MAX_OPS {
@@ -103,8 +102,16 @@ impl Ops {
         }
     }
 
-    fn write(&mut self, addr: Addr, value: u64) {
+    /// Adds a write of `value` to `addr`.
+    pub(in crate::hw) fn write(&mut self, addr: Addr, value: u64) {
         self.push(Op::Write(addr, value));
+    }
+
+    /// Adds the writes of a 64-bit `v` as two dwords: its low half to `lo`,
+    /// then its high half to `hi`.
+    pub(in crate::hw) fn write_split(&mut self, lo: Addr, hi: Addr, v: u64) {
+        self.write(lo, v & 0xffff_ffff);
+        self.write(hi, v >> 32);
     }
 
     /// The operations.
@@ -155,6 +162,25 @@ pub struct CounterReg {
     pub width: u32,
     /// A 64-bit counter read as two dwords.
     pub split: bool,
+    /// Its reads need the box's correction
+    /// ([`Special::corrects_reads`](super::special::Special::corrects_reads)).
+    pub corrected: bool,
+}
+
+impl CounterReg {
+    /// The value counter `c` of a box of type `t` holds, from a read `raw`
+    /// of this register: masked to its width and, where the box has a read
+    /// erratum, corrected ([`read_value`]). Other boxes' reads make no
+    /// call for it.
+    #[inline(always)]
+    pub fn value(&self, t: &BoxType, c: Ctr, raw: u64) -> u64 {
+        let v = raw & super::bits::low_mask(self.width);
+        if self.corrected {
+            read_value(t, c, v)
+        } else {
+            v
+        }
+    }
 }
 
 /// What `counter_reg` gives for a combination the encoder never produces.
@@ -162,6 +188,7 @@ const UNUSED_REG: CounterReg = CounterReg {
     addr: Addr::Msr(Msr::new(0)),
     width: 64,
     split: false,
+    corrected: false,
 };
 
 /// The counter registers of one box, resolved once (`counter_reg` walks
@@ -463,37 +490,37 @@ pub fn group_select(t: &BoxType) -> u64 {
 
 /// Where counter `c` of box `i` is.
 pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
+    let place = |addr, width, split| CounterReg {
+        addr,
+        width,
+        split,
+        corrected: t.special.corrects_reads(),
+    };
     match (c, t.fixed, t.space) {
-        (Ctr::Fixed, Some(f), Space::Pci { .. }) => CounterReg {
-            addr: Addr::Cfg(CfgReg::new(f.ctr)),
-            width: u32::from(f.bits),
-            split: true,
-        },
-        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => CounterReg {
-            addr: Addr::Msr(Msr::new(f.ctr + offsets.of(i))),
-            width: u32::from(f.bits),
-            split: false,
-        },
-        (Ctr::General(j), _, Space::Msr { ctr, offsets, .. }) => CounterReg {
-            addr: Addr::Msr(Msr::new(ctr.of(j as usize) + offsets.of(i))),
-            width: u32::from(t.ctr_bits),
-            split: false,
-        },
-        (Ctr::General(j), _, Space::Pci { ctr, .. }) => CounterReg {
-            addr: Addr::Cfg(CfgReg::new(ctr.of(j as usize))),
-            width: u32::from(t.ctr_bits),
-            split: true,
-        },
-        (Ctr::General(j), _, Space::Combined { base }) => CounterReg {
-            addr: Addr::Msr(Msr::new(base + u32::from(j))),
-            width: 32,
-            split: false,
-        },
-        (Ctr::Free(j), _, Space::Mmio { ctr }) => CounterReg {
-            addr: Addr::Mmio(ctr.of(j as usize)),
-            width: u32::from(t.ctr_bits),
-            split: false,
-        },
+        (Ctr::Fixed, Some(f), Space::Pci { .. }) => {
+            place(Addr::Cfg(CfgReg::new(f.ctr)), u32::from(f.bits), true)
+        }
+        (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => place(
+            Addr::Msr(Msr::new(f.ctr + offsets.of(i))),
+            u32::from(f.bits),
+            false,
+        ),
+        (Ctr::General(j), _, Space::Msr { ctr, offsets, .. }) => place(
+            Addr::Msr(Msr::new(ctr.of(j as usize) + offsets.of(i))),
+            u32::from(t.ctr_bits),
+            false,
+        ),
+        (Ctr::General(j), _, Space::Pci { ctr, .. }) => place(
+            Addr::Cfg(CfgReg::new(ctr.of(j as usize))),
+            u32::from(t.ctr_bits),
+            true,
+        ),
+        (Ctr::General(j), _, Space::Combined { base }) => {
+            place(Addr::Msr(Msr::new(base + u32::from(j))), 32, false)
+        }
+        (Ctr::Free(j), _, Space::Mmio { ctr }) => {
+            place(Addr::Mmio(ctr.of(j as usize)), u32::from(t.ctr_bits), false)
+        }
         // Combinations the encoder never produces.
         _ => UNUSED_REG,
     }
@@ -576,7 +603,7 @@ pub fn event_enable(
 ) -> Ops {
     let mut ops = Ops::default();
     if let Some(ch) = choice {
-        shared_writes(t, i, shared, ch, &mut ops);
+        t.special.write_shared(i as u32, shared, ch, &mut ops);
     }
     let Some(addr) = control_addr(t, i, c) else {
         return ops;
@@ -592,50 +619,17 @@ pub fn event_enable(
         }
         _ => ops.write(
             addr,
-            ctl | t.enable.bit() | if pmi { pmi_bit(t) } else { 0 } | occupancy_reset(t, ctl),
+            ctl | t.enable.bit() | if pmi { pmi_bit(t) } else { 0 } | t.special.enable_bits(ctl),
         ),
     }
     ops
 }
 
-/// `reset_occ_cnt` (bit 17) of an NHM-EX/WSM-EX S-box control.
-pub const S_RESET_OCC_CNT: u64 = 1 << 17;
-
-/// The S-box's queue occupancy events (325294 Table 2-37, the
-/// `*_OCCUPANCY` events; a host test checks them against the catalog).
-pub const S_OCCUPANCY_EVENTS: [u8; 12] = [
-    0x07, 0x0a, 0x0d, 0x10, 0x13, 0x16, 0x26, 0x29, 0x2c, 0x2f, 0x31, 0x8e,
-];
-
-/// The bits an enabling write must add for event `ctl`: an S-box queue
-/// occupancy event resets its occupancy subcounter in the same write that
-/// enables it (325294 §2.5.2, the note before §2.5.3), so that it starts
-/// from zero.
-pub fn occupancy_reset(t: &BoxType, ctl: u64) -> u64 {
-    if t.special == Special::NhmexSbox && S_OCCUPANCY_EVENTS.contains(&((ctl & 0xff) as u8)) {
-        S_RESET_OCC_CNT
-    } else {
-        0
-    }
-}
-
-/// W-box read erratum bound (325294 §2.8.3): a read whose low 24 bits are
-/// 0 or 1 is this much too high.
-pub const WBOX_ERRATUM: u64 = 0x100_0000;
-
 /// The value counter `c` of a box of type `t` holds, from a read `raw`
-/// (masked to the counter's width): Westmere-EX W-box reads ending in
-/// 0x000000 or 0x000001 are 0x1000000 too high (325294 §2.8.3, the note
-/// after Table 2-100); every read path corrects them here.
+/// (masked to the counter's width), corrected for the part's read errata
+/// ([`Special::read_value`](super::special::Special::read_value)): every read path goes through it.
 pub fn read_value(t: &BoxType, c: Ctr, raw: u64) -> u64 {
-    match (t.special, c) {
-        (Special::NhmexWbox { read_erratum: true }, Ctr::General(_) | Ctr::Fixed)
-            if raw & 0xff_ffff <= 1 =>
-        {
-            raw.wrapping_sub(WBOX_ERRATUM) & super::bits::low_mask(48)
-        }
-        _ => raw,
-    }
+    t.special.read_value(c, raw)
 }
 
 /// Operations that stop counter `c` of box `i` (its control keeps the event
@@ -677,15 +671,14 @@ fn general_index(c: Ctr) -> u32 {
     }
 }
 
-/// The overflow-interrupt enable bit of a general counter's control.
+/// The overflow-interrupt enable bit of a general counter's control: bit
+/// 20 (SNB-EP style `ov_en`, NHM-EX B/C/S/U/W-box, Skylake `OVF_EN`) unless
+/// the box has its own ([`Special::pmi_bit`](super::special::Special::pmi_bit)); none where a non-zero
+/// control enables the counter (Xeon 7100/7400).
 pub fn pmi_bit(t: &BoxType) -> u64 {
-    match (t.enable, t.special) {
-        // NHM-EX M-box `pmi_en` is bit 1 (Table 2-67), R-box bit 6 (Table 2-44).
-        (Enable::Bit0, Special::NhmexMbox { .. }) => 1 << 1,
-        (Enable::Bit0, Special::NhmexRbox) => 1 << 6,
-        // B-box: bit 20 (Table 2-20); U/C/S/W-box and Skylake OVF_EN: bit 20.
-        (Enable::Bit0, _) | (Enable::Bit22, _) => 1 << 20,
-        (Enable::NonZeroControl, _) => 0,
+    match t.enable {
+        Enable::NonZeroControl => 0,
+        Enable::Bit0 | Enable::Bit22 => t.special.pmi_bit().unwrap_or(1 << 20),
     }
 }
 
@@ -696,115 +689,5 @@ pub fn fixed_pmi_bit(t: &BoxType) -> u64 {
         Some(f) if f.enable == 1 => 1 << 1,
         Some(_) => 1 << 20,
         None => 0,
-    }
-}
-
-fn split64(ops: &mut Ops, lo: Addr, hi: Addr, v: u64) {
-    ops.write(lo, v & 0xffff_ffff);
-    ops.write(hi, v >> 32);
-}
-
-/// Writes the shared registers `choice` uses, with the values all their
-/// current users agreed on.
-fn shared_writes(t: &BoxType, i: usize, s: &Shared, choice: &Choice, ops: &mut Ops) {
-    let i32_ = i as u32;
-    match t.special {
-        Special::SnbepCboxFilter => {
-            ops.write(Addr::Msr(Msr::new(0xd14 + 0x20 * i32_)), s.combined(0..4))
-        }
-        Special::IvbepCboxFilter => {
-            let v = s.combined(0..5);
-            split64(
-                ops,
-                Addr::Msr(Msr::new(0xd14 + 0x20 * i32_)),
-                Addr::Msr(Msr::new(0xd1a + 0x20 * i32_)),
-                v,
-            );
-        }
-        Special::PcuBand => ops.write(Addr::Msr(Msr::new(0xc34)), s.combined(0..4)),
-        Special::QpiMatchMask => {
-            split64(
-                ops,
-                Addr::Helper(CfgReg::new(0x228)),
-                Addr::Helper(CfgReg::new(0x22c)),
-                s.slot(0).value,
-            );
-            split64(
-                ops,
-                Addr::Helper(CfgReg::new(0x238)),
-                Addr::Helper(CfgReg::new(0x23c)),
-                s.slot(1).value,
-            );
-        }
-        Special::NhmexBbox => {
-            let base = 0xe45 + 8 * i32_;
-            ops.write(Addr::Msr(Msr::new(base)), s.slot(0).value);
-            ops.write(Addr::Msr(Msr::new(base + 1)), s.slot(1).value);
-        }
-        Special::NhmexSbox => {
-            let base = 0xe48 + 0x10 * i32_;
-            ops.write(Addr::Msr(Msr::new(base)), 0);
-            ops.write(Addr::Msr(Msr::new(base + 1)), s.slot(0).value);
-            ops.write(Addr::Msr(Msr::new(base + 2)), s.slot(1).value);
-            ops.write(Addr::Msr(Msr::new(base)), 1 << 63);
-        }
-        Special::NhmexMbox { .. } => {
-            let off = 0x40 * i32_;
-            for r in choice.slots() {
-                match r.slot {
-                    s_ if s_ <= MboxReg::Pld as u8 => ops.write(
-                        Addr::Msr(Msr::new(0xca5 + u32::from(s_) + off)),
-                        s.slot(s_ as usize).value,
-                    ),
-                    MBOX_ADDR_MATCH => {
-                        let cfg = s.slot(MBOX_ADDR_MATCH as usize).value;
-                        let mm = 0xe54 + 8 * i32_;
-                        ops.write(Addr::Msr(Msr::new(mm)), 0);
-                        ops.write(Addr::Msr(Msr::new(mm + 1)), cfg & 0x3_ffff_ffff);
-                        ops.write(Addr::Msr(Msr::new(mm + 2)), (cfg >> 34) & 0xfff_ffff);
-                        ops.write(Addr::Msr(Msr::new(mm)), cfg & (1 << 63));
-                    }
-                    MBOX_ZDP_SHARED => {
-                        let v = s.combined(MBOX_ZDP_SHARED as usize..MBOX_ZDP_FIELD0 as usize + 4);
-                        ops.write(Addr::Msr(Msr::new(0xcab + off)), v);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        Special::NhmexRbox => {
-            for r in choice.slots() {
-                let p = u32::from(r.slot / RBOX_PORT_SLOTS);
-                let port = p + 4 * i32_;
-                let base = (p as usize) * RBOX_PORT_SLOTS as usize;
-                match r.slot % RBOX_PORT_SLOTS {
-                    0 => ops.write(Addr::Msr(Msr::new(0xe04 + port)), r.value),
-                    1 => ops.write(Addr::Msr(Msr::new(0xe24 + port)), r.value),
-                    2 | 3 => {
-                        let qlx = if port < 4 {
-                            0xe0c + port
-                        } else {
-                            0xe2c + port - 4
-                        };
-                        ops.write(Addr::Msr(Msr::new(qlx)), s.combined(base + 2..base + 4));
-                    }
-                    k @ (4 | 7) => {
-                        let set = if k == 4 { 0xe60 } else { 0xe70 };
-                        let mm = set + if port < 4 { 0 } else { 0x10 } + 4 * port;
-                        ops.write(
-                            Addr::Msr(Msr::new(mm + 1)),
-                            s.slot(r.slot as usize + 1).value,
-                        );
-                        ops.write(
-                            Addr::Msr(Msr::new(mm + 2)),
-                            s.slot(r.slot as usize + 2).value,
-                        );
-                        ops.write(Addr::Msr(Msr::new(mm)), r.value);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        _ => {}
     }
 }

@@ -25,7 +25,7 @@
 //! - counts of 64-byte lines (memory CAS commands, IMC data transfers) carry
 //!   the MiB `.scale` and `.unit` ([`Alias::mib`]).
 
-use super::desc::{Alias, BoxKind, BoxType, PlatformId, Special};
+use super::desc::{Alias, BoxKind, BoxType, PlatformId};
 use super::encode::{encode, Attr};
 use super::{pci, terms};
 
@@ -98,7 +98,7 @@ pub fn instance_aliases(
     index: usize,
 ) -> impl Iterator<Item = &'static Alias> {
     let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || index == 0);
-    let no_match_mask = t.special == Special::QpiMatchMask
+    let no_match_mask = t.special.helper_device()
         && u8::try_from(index).map_or(true, |port| {
             pci::qpi_filter_device(platform, port).is_none()
         });

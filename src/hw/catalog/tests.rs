@@ -10,7 +10,7 @@ use std::vec::Vec;
 
 use super::{aliases, instance_aliases, nhmex, parts};
 use crate::hw::desc::*;
-use crate::hw::encode::{cbox_filter_fields, encode, Attr};
+use crate::hw::encode::{encode, Attr};
 use crate::hw::platforms::{self, ALL};
 use crate::hw::terms;
 
@@ -215,7 +215,12 @@ fn cbox_filter_events_carry_their_filters() {
         let mut filtered = 0;
         for a in cat {
             let attr = attr_of(t, a);
-            let used = cbox_filter_fields(attr.config & 0xffff, ivbep);
+            let filter = if ivbep {
+                &platforms::ivbep::special::CBOX_FILTER
+            } else {
+                &platforms::snbep::special::CBOX_FILTER
+            };
+            let used = filter.fields_used(attr.config & 0xffff);
             for (slot, name) in slots {
                 let needs = used & (1 << slot) != 0;
                 assert_eq!(
@@ -753,11 +758,7 @@ const IVBEP_R3QPI: &[u64] = &[
 #[test]
 fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
     for p in ALL {
-        for t in p
-            .types
-            .iter()
-            .filter(|t| t.special == Special::QpiMatchMask)
-        {
+        for t in p.types.iter().filter(|t| t.special.helper_device()) {
             for i in 0..t.num_boxes as usize {
                 let has_device = crate::hw::pci::qpi_filter_device(p.id, i as u8).is_some();
                 let with_match = instance_aliases(p.id, t, i)

@@ -3,8 +3,9 @@
 //! Tests of event validation and encoding.
 
 use super::*;
-use crate::hw::desc::{Special, Word};
+use crate::hw::desc::{BoxKind, Word};
 use crate::hw::platforms::{ivbep::IVBEP, nhmex::NHMEX, nhmex::WSMEX, skl::SKL, snbep::SNBEP, ALL};
+use crate::hw::platforms::{l3::FSB_MUST_BE_ONE, nhmex::mbox::MBOX_WRAP_MODE};
 use crate::hw::shared::Shared;
 use proptest::prelude::*;
 
@@ -497,7 +498,7 @@ proptest! {
                     Kind::General => {
                         prop_assert!(e.counters != 0);
                         prop_assert_eq!(e.counters & !t.all_counters(), 0);
-                        let extra = match t.special { Special::L3Emon => 1 << 58, Special::NhmexMbox { .. } => 1 << 6, _ => 0 };
+                        let extra = match t.kind { BoxKind::Fsb => FSB_MUST_BE_ONE, BoxKind::Mbox => MBOX_WRAP_MODE, _ => 0 };
                         for i in 0..e.shared.choices().len().max(1) {
                             prop_assert_eq!(e.ctl_for(i as u8) & !(t.ctl_mask | extra), 0);
                         }

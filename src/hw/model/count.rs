@@ -31,8 +31,8 @@ use super::regs::{group_first, skl_bits, u};
 use super::{Family, ModelBox, ModelError, Socket};
 use crate::hw::bits::{bit, low_mask};
 use crate::hw::desc::{BoxKind, PlatformId};
-use crate::hw::encode::zdp_layout;
 use crate::hw::platforms;
+use crate::hw::platforms::nhmex::mbox::zdp_layout;
 
 /// Properties of an occurrence that filters look at; `None` = not carried.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -8,8 +8,9 @@
 use super::*;
 use crate::hw::bits::low_mask;
 use crate::hw::counter::{delta, read_split};
-use crate::hw::desc::{BoxType, Special};
+use crate::hw::desc::{BoxKind, BoxType, Space};
 use crate::hw::encode::{encode, Attr, Kind};
+use crate::hw::platforms::nhmex::special::{S_OCCUPANCY_EVENTS, S_RESET_OCC_CNT};
 use crate::hw::program::{self, Addr, Ctr, GlobalState, Op, Ops};
 use crate::hw::shared::Shared;
 use std::vec::Vec;
@@ -121,8 +122,8 @@ fn program(d: &mut Drv, t: &'static BoxType, i: usize, attr: Attr, shared: &mut 
 
 /// A simple event each box type counts, with a matching occurrence.
 fn sample(t: &BoxType) -> (Attr, Occurrence) {
-    match t.special {
-        Special::NhmexBbox => (
+    match t.kind {
+        BoxKind::Bbox => (
             Attr::config((1 << 6) | (7 << 1)),
             Occurrence {
                 props: Props {
@@ -132,8 +133,8 @@ fn sample(t: &BoxType) -> (Attr, Occurrence) {
                 ..Occurrence::simple(7, 0, 0)
             },
         ),
-        Special::NhmexMbox { .. } => (Attr::config(0x6 << 9), Occurrence::simple(0x6, 0, 0)),
-        Special::NhmexRbox => (
+        BoxKind::Mbox => (Attr::config(0x6 << 9), Occurrence::simple(0x6, 0, 0)),
+        BoxKind::Rbox => (
             Attr {
                 config: 0,
                 config1: 0x8000_0000,
@@ -147,8 +148,8 @@ fn sample(t: &BoxType) -> (Attr, Occurrence) {
                 ..Occurrence::simple(0, 0, 0)
             },
         ),
-        Special::FreeRunning => (Attr::config(2), Occurrence::simple(2, 0, 0)),
-        Special::L3Emon => (
+        _ if t.special.free_running() => (Attr::config(2), Occurrence::simple(2, 0, 0)),
+        _ if matches!(t.space, Space::Combined { .. }) => (
             Attr::config(0x3 << 32),
             Occurrence {
                 props: Props {
@@ -969,7 +970,7 @@ fn sbox_occupancy_starts_from_zero() {
         }
     }
     let ops = program::event_enable(t, 0, Ctr::General(0), 0x0a, &Shared::default(), None, false);
-    assert!(matches!(ops.as_slice()[0], Op::Write(_, v) if v & program::S_RESET_OCC_CNT != 0));
+    assert!(matches!(ops.as_slice()[0], Op::Write(_, v) if v & S_RESET_OCC_CNT != 0));
     // The model keeps the occupancy without the reset bit.
     let mut d = Drv::new(PlatformId::WestmereEx, 1);
     let mut sh = Shared::default();
@@ -979,7 +980,7 @@ fn sbox_occupancy_starts_from_zero() {
     let ctl = 0xc50 + 2 * u32::from(j);
     let v = d.m.rdmsr(0, ctl).unwrap();
     d.m.wrmsr(0, ctl, 0).unwrap();
-    d.m.wrmsr(0, ctl, v & !program::S_RESET_OCC_CNT).unwrap();
+    d.m.wrmsr(0, ctl, v & !S_RESET_OCC_CNT).unwrap();
     let before = d.read(t, 0, pr.ctr);
     d.m.inject(0, BoxKind::Sbox, 0, &occ).unwrap();
     assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 600);
@@ -1304,10 +1305,7 @@ fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
             .collect();
     from_catalog.sort_unstable();
     from_catalog.dedup();
-    let driver: Vec<u16> = program::S_OCCUPANCY_EVENTS
-        .iter()
-        .map(|&e| u16::from(e))
-        .collect();
+    let driver: Vec<u16> = S_OCCUPANCY_EVENTS.iter().map(|&e| u16::from(e)).collect();
     assert_eq!(driver, from_catalog);
     let p = crate::hw::platforms::nhmex::WSMEX;
     let t = p.box_type("sbox").unwrap();

@@ -21,6 +21,8 @@ use crate::hw::desc::*;
 use crate::hw::model::Family;
 use crate::hw::pci::{at, bx, PciFn, Role};
 
+pub mod special;
+
 /// Box control written when a box is first used: `rst_ctrl` | `rst_ctrs`.
 pub const BOX_CTL_INIT: u64 = (1 << 0) | (1 << 1);
 
@@ -104,7 +106,7 @@ pub const TYPES: [BoxType; 9] = [
         ctl_mask: 0xff0c_ffff,
         formats: CBOX_FORMATS,
         constraints: CBOX_CONSTRAINTS,
-        special: Special::IvbepCboxFilter,
+        special: &special::CBOX_FILTER,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 20,
@@ -127,7 +129,7 @@ pub const TYPES: [BoxType; 9] = [
         },
         ctl_mask: 0xdf24_c0ff,
         formats: PCU_FORMATS,
-        special: Special::PcuBand,
+        special: &super::snbep::special::PcuBand,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 15,
@@ -163,7 +165,7 @@ pub const TYPES: [BoxType; 9] = [
         ctl_mask: 0xff24_ffff,
         formats: QPI_FORMATS,
         aliases: QPI_ALIASES,
-        special: Special::QpiMatchMask,
+        special: &super::snbep::special::QpiMatchMask,
         ..generic(BoxKind::Qpi)
     },
     BoxType {

@@ -15,8 +15,10 @@
 use super::{cfg, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
+use crate::hw::encode::{Attr, Encoded, Invalid};
 use crate::hw::model::Family;
 use crate::hw::program::Msr;
+use crate::hw::special::Special;
 
 /// `MSR_EMON_L3_CTR_CTL0`.
 pub const CTR_CTL0: u32 = 0x107cc;
@@ -77,11 +79,33 @@ const fn group(
         formats,
         aliases: &[],
         constraints: &[],
-        special: Special::L3Emon,
+        special: &Emon,
         rate: Rate {
             clock_mhz: CLOCK,
             max_inc: 1,
         },
+    }
+}
+
+/// The EMON counters: an event needs a non-zero control field, and an FSB
+/// event sets bit 58, which "must set to 1".
+#[derive(Debug)]
+pub struct Emon;
+
+impl Special for Emon {
+    fn encode(&self, t: &BoxType, plain: Encoded, _attr: Attr) -> Result<Encoded, Invalid> {
+        if plain.ctl == 0 {
+            return Err(Invalid::Value("the event control field must not be zero"));
+        }
+        let must = if t.kind == BoxKind::Fsb {
+            FSB_MUST_BE_ONE
+        } else {
+            0
+        };
+        Ok(Encoded {
+            ctl: plain.ctl | must,
+            ..plain
+        })
     }
 }
 

@@ -16,6 +16,11 @@ use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::model::Family;
 use crate::hw::program::Msr;
+use crate::hw::special::Plain;
+
+pub mod mbox;
+pub mod rbox;
+pub mod special;
 
 /// `U_MSR_PMON_GLOBAL_CTL` (Table 2-2).
 pub const U_GLOBAL_CTL: u32 = 0xc00;
@@ -164,7 +169,7 @@ const CBOX: BoxType = BoxType {
     formats: CBOX_FORMATS,
     aliases: &[],
     constraints: &[],
-    special: Special::None,
+    special: &Plain,
     // "The C-Box counters can increment by a maximum of 5b per cycle" (§2.3.2).
     rate: Rate {
         clock_mhz: UCLK,
@@ -229,7 +234,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
             ctl_mask: 0x3e,
             formats: BBOX_FORMATS,
             constraints: BBOX_CONSTRAINTS,
-            special: Special::NhmexBbox,
+            special: &special::Bbox,
             rate: Rate {
                 clock_mhz: UCLK,
                 max_inc: 1,
@@ -255,7 +260,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
                 offsets: Offsets::Stride(0x80),
             },
             formats: SBOX_FORMATS,
-            special: Special::NhmexSbox,
+            special: &special::Sbox,
             rate: Rate {
                 clock_mhz: UCLK,
                 max_inc: 64,
@@ -287,7 +292,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
             ctl_mask: 0x3e,
             formats: RBOX_FORMATS,
             aliases: RBOX_ALIASES,
-            special: Special::NhmexRbox,
+            special: &rbox::Rbox,
             rate: Rate {
                 clock_mhz: UCLK,
                 max_inc: 1,
@@ -323,7 +328,13 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
             },
             box_ctl: BoxCtl::CounterEnables { fixed_en: 1 << 31 },
             aliases: WBOX_ALIASES,
-            special: Special::NhmexWbox { read_erratum },
+            special: if read_erratum {
+                &special::Wbox { read_erratum: true }
+            } else {
+                &special::Wbox {
+                    read_erratum: false,
+                }
+            },
             rate: Rate {
                 clock_mhz: UCLK,
                 max_inc: 1,
@@ -363,7 +374,11 @@ const fn mbox(wsmex: bool) -> BoxType {
         } else {
             NHMEX_MBOX_ALIASES
         },
-        special: Special::NhmexMbox { wsmex },
+        special: if wsmex {
+            &mbox::Mbox { wsmex: true }
+        } else {
+            &mbox::Mbox { wsmex: false }
+        },
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 1,

@@ -18,9 +18,11 @@ use super::common::*;
 use super::{cfg, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
+use crate::hw::encode::{Attr, Encoded, Invalid, Kind};
 use crate::hw::model::Family;
 use crate::hw::pci::{at, bx, mchbar_base, BarWindow, PciFn, MCHBAR};
 use crate::hw::program::Msr;
+use crate::hw::special::{Plain, Special};
 
 /// `MSR_UNC_PERF_GLOBAL_CTRL`.
 pub const GLOBAL_CTRL: u32 = 0xe01;
@@ -94,7 +96,7 @@ pub const TYPES: [BoxType; 3] = [
         formats: FORMATS,
         aliases: CBOX_ALIASES,
         constraints: &[],
-        special: Special::None,
+        special: &Plain,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 1,
@@ -127,7 +129,7 @@ pub const TYPES: [BoxType; 3] = [
         formats: FORMATS,
         aliases: &[],
         constraints: &[Constraint::event(0x80, 0x1), Constraint::event(0x83, 0x1)],
-        special: Special::None,
+        special: &Plain,
         // An occupancy: up to the number of outstanding core requests.
         rate: Rate {
             clock_mhz: UCLK,
@@ -154,13 +156,37 @@ pub const TYPES: [BoxType; 3] = [
         formats: &[EVENT],
         aliases: IMC_ALIASES,
         constraints: &[],
-        special: Special::FreeRunning,
+        special: &FreeRunning,
         rate: Rate {
             clock_mhz: 734,
             max_inc: 1,
         },
     },
 ];
+
+/// The IMC's free-running counters: `config` 1 to 5 reads counter
+/// `config - 1`; nothing is programmed.
+#[derive(Debug)]
+pub struct FreeRunning;
+
+impl Special for FreeRunning {
+    fn encode(&self, t: &BoxType, plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
+        let k = attr.config;
+        if k == 0 || k > u64::from(t.num_counters) {
+            return Err(Invalid::Value("free-running event must be 1..5"));
+        }
+        Ok(Encoded {
+            ctl: 0,
+            counters: 0,
+            kind: Kind::FreeRunning(k as u8 - 1),
+            ..plain
+        })
+    }
+
+    fn free_running(&self) -> bool {
+        true
+    }
+}
 
 /// The IMC counters' window: [`MCHBAR_WINDOW`] bytes where `MCHBAR` of the
 /// host bridge places them.

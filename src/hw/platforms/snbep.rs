@@ -13,6 +13,9 @@ use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::model::Family;
 use crate::hw::pci::{at, bx, PciFn, Role};
+use crate::hw::special::Plain;
+
+pub mod special;
 
 /// Box control: `rst_ctrl` (bit 0), `rst_ctrs` (bit 1) and `frz_en` (bit 16),
 /// written once when a box is first used (327043 Table 2-9).
@@ -214,7 +217,7 @@ pub(crate) const fn generic(kind: BoxKind) -> BoxType {
         formats: GENERIC_FORMATS,
         aliases: &[],
         constraints: &[],
-        special: Special::None,
+        special: &Plain,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 64,
@@ -278,7 +281,7 @@ pub const TYPES: [BoxType; 8] = [
         ctl_mask: 0xff8c_ffff,
         formats: CBOX_FORMATS,
         constraints: CBOX_CONSTRAINTS,
-        special: Special::SnbepCboxFilter,
+        special: &special::CBOX_FILTER,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 20,
@@ -302,7 +305,7 @@ pub const TYPES: [BoxType; 8] = [
         },
         ctl_mask: 0xdfa4_c0ff,
         formats: PCU_FORMATS,
-        special: Special::PcuBand,
+        special: &special::PcuBand,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 8,
@@ -326,7 +329,7 @@ pub const TYPES: [BoxType; 8] = [
         ctl_mask: 0xffa4_ffff,
         formats: QPI_FORMATS,
         aliases: QPI_ALIASES,
-        special: Special::QpiMatchMask,
+        special: &special::QpiMatchMask,
         ..generic(BoxKind::Qpi)
     },
     BoxType {

@@ -264,7 +264,7 @@ fn counter_regs_match_counter_reg() {
                     .chain(core::iter::once(Ctr::Fixed.code()));
                 for code in codes {
                     let c = Ctr::from_code(code);
-                    if matches!(c, Ctr::Free(_)) != matches!(t.special, Special::FreeRunning)
+                    if matches!(c, Ctr::Free(_)) != t.special.free_running()
                         || (matches!(c, Ctr::Fixed) && t.fixed.is_none())
                     {
                         continue;
