@@ -123,18 +123,25 @@ fn uses_shared(t: &BoxType, index: usize, a: &Alias) -> bool {
 pub(crate) const fn count(text: &str) -> usize {
     let b = text.as_bytes();
     let mut n = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        while i < b.len() && b[i] != b'\n' {
-            i += 1;
-        }
-        if i > start && b[start] != b'#' {
-            n += 1;
-        }
-        i += 1;
+    let mut next = 0;
+    while let Some((_, end)) = data_line(b, next) {
+        n += 1;
+        next = end + 1;
     }
     n
+}
+
+/// The next line of `b` at or after `i` that is neither empty nor a
+/// comment (`#`): its start and its end (the newline, or the end of `b`).
+pub(crate) const fn data_line(b: &[u8], mut i: usize) -> Option<(usize, usize)> {
+    while i < b.len() {
+        let end = find(b, i, b.len(), b'\n');
+        if end > i && b[i] != b'#' {
+            return Some((i, end));
+        }
+        i = end + 1;
+    }
+    None
 }
 
 /// `text[from..to]`, in a const context.
@@ -165,29 +172,25 @@ pub(crate) const fn parse<const N: usize>(text: &'static str) -> [Alias; N] {
     let b = text.as_bytes();
     let mut out = [Alias::plain("", ""); N];
     let mut n = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        i = find(b, i, b.len(), b'\n');
-        if i > start && b[start] != b'#' {
-            let tab = find(b, start, i, b'\t');
-            assert!(tab < i, "catalog: a line without a tab");
-            let name = sub(text, start, tab);
-            let end = find(b, tab + 1, i, b'\t');
-            let terms = sub(text, tab + 1, end);
-            out[n] = if end == i {
-                Alias::plain(name, terms)
-            } else {
-                let kind = sub(text, end + 1, i).as_bytes();
-                assert!(
-                    kind.len() == 3 && kind[0] == b'm' && kind[1] == b'i' && kind[2] == b'b',
-                    "catalog: the third field can only be `mib`"
-                );
-                Alias::mib(name, terms)
-            };
-            n += 1;
-        }
-        i += 1;
+    let mut next = 0;
+    while let Some((start, i)) = data_line(b, next) {
+        let tab = find(b, start, i, b'\t');
+        assert!(tab < i, "catalog: a line without a tab");
+        let name = sub(text, start, tab);
+        let end = find(b, tab + 1, i, b'\t');
+        let terms = sub(text, tab + 1, end);
+        out[n] = if end == i {
+            Alias::plain(name, terms)
+        } else {
+            let kind = sub(text, end + 1, i).as_bytes();
+            assert!(
+                kind.len() == 3 && kind[0] == b'm' && kind[1] == b'i' && kind[2] == b'b',
+                "catalog: the third field can only be `mib`"
+            );
+            Alias::mib(name, terms)
+        };
+        n += 1;
+        next = i + 1;
     }
     assert!(n == N, "catalog: N is not the number of aliases");
     out

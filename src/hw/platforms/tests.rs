@@ -283,3 +283,23 @@ fn counter_regs_match_counter_reg() {
         }
     }
 }
+
+/// A filter-use table file parses to entries that `fields_used` matches:
+/// comments and empty lines skipped, the mask applied.
+#[test]
+fn filter_use_table_files_parse() {
+    use crate::hw::platforms::snbep::special::{parse_uses, CboxFilter, FilterUse};
+    const USES: [FilterUse; 3] =
+        parse_uses::<3>("# a comment\n\n80000\t80000\t1\n0334\tffff\t4\n4037\t40ff\t2\n");
+    let f = CboxFilter {
+        fields: &[0x1f, 0x3fc00, 0x7c_0000],
+        uses: &USES,
+        msr: 0xd14,
+        high_msr: None,
+    };
+    assert_eq!(f.fields_used(0x0334), 0x4);
+    assert_eq!(f.fields_used(0x8_0334), 0x5);
+    assert_eq!(f.fields_used(0x0434), 0);
+    assert_eq!(f.fields_used(0x4137), 0x2);
+    assert_eq!(f.fields_used(0x0137), 0);
+}

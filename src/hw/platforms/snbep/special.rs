@@ -5,6 +5,7 @@
 //! layout), the PCU band filter and the QPI packet match/mask.
 
 use crate::hw::bits::bit;
+use crate::hw::catalog::data_line;
 use crate::hw::desc::{BoxType, Word};
 use crate::hw::encode::{Attr, Encoded, Invalid};
 use crate::hw::program::{Addr, CfgReg, Msr, Ops};
@@ -13,27 +14,73 @@ use crate::hw::special::{match_mask, no_bits, Special};
 
 /// An entry of a C-box filter table: control values with
 /// `(ctl & mask) == code` use the filter fields in `fields`.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct FilterUse {
     code: u64,
     mask: u64,
     fields: u8,
 }
 
-impl FilterUse {
-    /// Control values `ctl` with `(ctl & mask) == code` use `fields`.
-    pub const fn new(code: u64, mask: u64, fields: u8) -> Self {
-        FilterUse { code, mask, fields }
+/// The `N` entries of a filter-use table file `text`, at compile time.
+/// One entry per line, three hexadecimal numbers separated by tabs: the
+/// control bits, the mask they are compared under, and the fields used
+/// (bit `i` for slot `i`); lines starting with `#` are comments. A
+/// malformed line, or `N` other than the number of entries, fails the
+/// build.
+pub const fn parse_uses<const N: usize>(text: &str) -> [FilterUse; N] {
+    let b = text.as_bytes();
+    let mut out = [FilterUse {
+        code: 0,
+        mask: 0,
+        fields: 0,
+    }; N];
+    let mut n = 0;
+    let mut next = 0;
+    while let Some((start, end)) = data_line(b, next) {
+        let mut v = [0u64; 3];
+        let mut k = 0;
+        let mut j = start;
+        while j < end {
+            let d = b[j];
+            if d == b'\t' {
+                k += 1;
+                assert!(k < 3, "filter uses: more than three fields");
+            } else {
+                let x = match d {
+                    b'0'..=b'9' => d - b'0',
+                    b'a'..=b'f' => d - b'a' + 10,
+                    _ => panic!("filter uses: not a hexadecimal digit"),
+                };
+                assert!(v[k] >> 60 == 0, "filter uses: a number too large");
+                v[k] = v[k] << 4 | x as u64;
+            }
+            j += 1;
+        }
+        assert!(k == 2, "filter uses: fewer than three fields");
+        assert!(v[2] <= 0xff, "filter uses: fields above bit 7");
+        out[n] = FilterUse {
+            code: v[0],
+            mask: v[1],
+            fields: v[2] as u8,
+        };
+        n += 1;
+        next = end + 1;
     }
-
-    /// An event and unit mask (the low 16 bits) that uses `fields`.
-    pub const fn event(code: u64, fields: u8) -> Self {
-        Self::new(code, 0xffff, fields)
-    }
+    assert!(n == N, "filter uses: N is not the number of entries");
+    out
 }
 
-/// `tid_en` (bit 19) of a C-box control: the event uses the TID filter.
-pub const TID_EN: u64 = bit(19);
+/// The filter-use table of data file `$file` (next to the using source
+/// file), parsed at compile time ([`parse_uses`]).
+macro_rules! filter_uses {
+    ($file:literal) => {{
+        const TEXT: &str = include_str!($file);
+        &crate::hw::platforms::snbep::special::parse_uses::<{ crate::hw::catalog::count(TEXT) }>(
+            TEXT,
+        )
+    }};
+}
+pub(crate) use filter_uses;
 
 /// A C-box filter register (`Cn_MSR_PMON_BOX_FILTER`): its fields, which
 /// events use which, and where it is.
@@ -54,37 +101,8 @@ pub struct CboxFilter {
 /// STATE 22:18, OPC 31:23.
 const FIELDS: &[u64] = &[0x1f, 0x3fc00, 0x7c_0000, 0xff80_0000];
 
-const fn ev(code: u64, fields: u8) -> FilterUse {
-    FilterUse::event(code, fields)
-}
-
 /// The events that use SNB-EP C-box filter fields.
-const USES: &[FilterUse] = &[
-    FilterUse::new(TID_EN, TID_EN, 0x1),
-    ev(0x0334, 0x4),
-    ev(0x4334, 0x6),
-    ev(0x0534, 0x4),
-    ev(0x4534, 0x6),
-    ev(0x0934, 0x4),
-    ev(0x4934, 0x6),
-    ev(0x4134, 0x6),
-    ev(0x0135, 0x8),
-    ev(0x0335, 0x8),
-    ev(0x4135, 0xa),
-    ev(0x4335, 0xa),
-    ev(0x4435, 0x2),
-    ev(0x4835, 0x2),
-    ev(0x4a35, 0x2),
-    ev(0x5035, 0x2),
-    ev(0x0136, 0x8),
-    ev(0x0336, 0x8),
-    ev(0x4136, 0xa),
-    ev(0x4336, 0xa),
-    ev(0x4436, 0x2),
-    ev(0x4836, 0x2),
-    ev(0x4a36, 0x2),
-    FilterUse::new(0x4037, 0x40ff, 0x2),
-];
+const USES: &[FilterUse] = filter_uses!("cbox_filter.tsv");
 
 /// The SNB-EP C-box filter: 32 bits at `0xd14`.
 pub const CBOX_FILTER: CboxFilter = CboxFilter {
@@ -181,6 +199,10 @@ impl Special for PcuBand {
 pub struct QpiMatchMask;
 
 impl Special for QpiMatchMask {
+    fn helper_device(&self) -> bool {
+        true
+    }
+
     fn encode(&self, _t: &BoxType, plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
         match_mask(plain, attr, plain.ctl & 0xff == 0x38)
     }
@@ -196,9 +218,5 @@ impl Special for QpiMatchMask {
             Addr::Helper(CfgReg::new(0x23c)),
             s.slot(1).value,
         );
-    }
-
-    fn helper_device(&self) -> bool {
-        true
     }
 }
