@@ -121,7 +121,22 @@ pub struct OnPackage<'a> {
     _cpu: PhantomData<&'a IrqsOff>,
 }
 
-impl OnPackage<'_> {
+impl<'a> OnPackage<'a> {
+    /// The proof for package `pkg`, taken from a caller that knows it.
+    ///
+    /// # Safety
+    ///
+    /// The CPU `irq` was made on must be one of package `pkg`'s.
+    pub unsafe fn new_unchecked(irq: &'a IrqsOff, pkg: usize) -> Self {
+        let _ = irq;
+        // INVARIANT: By the function's requirement; the proof lives no longer than `irq`, so the
+        // code stays on that CPU.
+        OnPackage {
+            pkg,
+            _cpu: PhantomData,
+        }
+    }
+
     /// The package.
     pub fn package(self) -> usize {
         self.pkg

@@ -20,7 +20,7 @@ mod attrs;
 mod slots;
 
 use super::bindings;
-use super::cpu::{CpuId, IrqsOff};
+use super::cpu::{CpuId, IrqsOff, OnPackage};
 use super::cpumask::CpuMask;
 use attrs::AttrGroups;
 use core::marker::PhantomData;
@@ -209,6 +209,50 @@ unsafe fn idx_of<'a>(ev: *mut bindings::perf_event) -> &'a AtomicI32 {
     // SAFETY: The caller guarantees the event live; `hw.idx` is a naturally aligned `int` of the
     // union's hardware view, which only the event's PMU uses, and only through this atomic.
     unsafe { AtomicI32::from_ptr(&raw mut (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.idx) }
+}
+
+/// The package of the CPU a live event was last added on, or -1 before
+/// its first `add`: kept in the event's `hw.last_cpu`, which perf leaves to
+/// the event's PMU (this layer's, not the PMU's), so that `read` knows the
+/// package it runs in without asking the CPU ([`Reading`]).
+///
+/// # Safety
+///
+/// `ev` must be a live event, and the returned reference must not outlive
+/// it.
+unsafe fn added_package_of<'a>(ev: *mut bindings::perf_event) -> &'a AtomicI32 {
+    // SAFETY: The caller guarantees the event live; `hw.last_cpu` is a naturally aligned `int`
+    // of the union's hardware view, which only this layer uses, and only through this atomic.
+    unsafe { AtomicI32::from_ptr(&raw mut (*ev).hw.__bindgen_anon_1.__bindgen_anon_1.last_cpu) }
+}
+
+/// What `read` runs with: interrupts off on this CPU, and the knowledge
+/// that this CPU is one of the package of the CPU the event was added on.
+/// perf reads an active event on its CPU, or, for a PMU readable in the
+/// package ([`NewEvent::set_readable_in_package`]), on another CPU of the
+/// same package; an event that is not active is not read. Only the `read`
+/// trampoline makes one.
+///
+/// # Invariants
+///
+/// `pkg`, when known, is the package of the CPU running the callback.
+pub struct Reading<'a> {
+    irq: &'a IrqsOff,
+    pkg: Option<usize>,
+}
+
+impl Reading<'_> {
+    /// Interrupts are off on this CPU.
+    pub fn irqs_off(&self) -> &IrqsOff {
+        self.irq
+    }
+
+    /// The proof that this CPU is one of package `pkg`'s, if it is; known
+    /// without asking the CPU.
+    pub fn on(&self, pkg: usize) -> Option<OnPackage<'_>> {
+        // SAFETY: `self.pkg` is this CPU's package (type invariant).
+        (self.pkg == Some(pkg)).then(|| unsafe { OnPackage::new_unchecked(self.irq, pkg) })
+    }
 }
 
 impl<D: Copy> Event<D> {
@@ -468,7 +512,7 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
     fn stop(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: Flags);
     /// Updates the event's count (any CPU of the event's package, NMI
     /// included).
-    fn read(&self, irq: &IrqsOff, ev: &Event<Self::EventData>);
+    fn read(&self, rd: &Reading<'_>, ev: &Event<Self::EventData>);
     /// Lets the PMU's counters run after a batch of changes (`pmu_enable`).
     fn enable(&self, _irq: &IrqsOff) {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
@@ -512,6 +556,7 @@ impl<T: PmuOps> Adapter<T> {
             unsafe {
                 DataRoom::<T::EventData>::of(ev).write(data);
                 idx_of(ev).store(-1, Ordering::Relaxed);
+                added_package_of(ev).store(-1, Ordering::Relaxed);
             }
             Ok(0)
         })
@@ -530,6 +575,10 @@ impl<T: PmuOps> Adapter<T> {
             // A failed `add` is not followed by `del`: no entry may keep the event.
             // SAFETY: perf calls `add` with interrupts off on the event's CPU, for the call.
             let irq = unsafe { IrqsOff::new() };
+            let pkg = i32::try_from(irq.package()).unwrap_or(-1);
+            // SAFETY: The event is live for the call; perf serialises `add` with `read` (both
+            // under the event context's lock, or `read` on this CPU after it).
+            unsafe { added_package_of(ev.raw()) }.store(pkg, Ordering::Relaxed);
             t.add(&irq, ev, entry, Flags(flags as u32))
                 .inspect_err(|_| slots::release(ev))?;
             Ok(0)
@@ -580,7 +629,16 @@ impl<T: PmuOps> Adapter<T> {
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
         // SAFETY: perf calls `read` with interrupts off (a cross-CPU call, a local read with
         // them saved, or an NMI), for the call.
-        t.read(&unsafe { IrqsOff::new() }, ev);
+        let irq = unsafe { IrqsOff::new() };
+        // SAFETY: The event is live for the call.
+        let pkg = unsafe { added_package_of(ev.raw()) }.load(Ordering::Relaxed);
+        // INVARIANT: perf reads only an active event, on the CPU it was added on or (readable in
+        // the package) on a CPU of that CPU's package, which `add` recorded.
+        let rd = Reading {
+            irq: &irq,
+            pkg: usize::try_from(pkg).ok(),
+        };
+        t.read(&rd, ev);
     }
 
     /// # Safety

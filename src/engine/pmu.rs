@@ -33,7 +33,7 @@ use crate::sys::cpumask::CpuMask;
 use crate::sys::hrtimer::{Timer, TimerHandler};
 use crate::sys::perf::{
     Adding, Capabilities, Config, Event, EventId, EventSlots, Flags, NewEvent, PmuOps, PmuOptions,
-    Registration, Scope, TaskContext,
+    Reading, Registration, Scope, TaskContext,
 };
 use crate::sys::sync::{new_irq_lock, IrqGuard, IrqLock};
 use kernel::prelude::*;
@@ -811,16 +811,17 @@ impl PmuOps for UncorePmu {
         // The timer stops by itself when it finds nothing started.
     }
 
-    fn read(&self, irq: &IrqsOff, ev: &Event<EventBox>) {
+    fn read(&self, rd: &Reading<'_>, ev: &Event<EventBox>) {
         // Lock-free: perf may call this in NMI context, on any CPU of the
-        // event's package (the package event_init recorded). From another
-        // package (perf never does) only a configuration-space or MMIO
-        // counter could be read; an MSR read is refused.
+        // event's package (the package event_init recorded, which `rd`
+        // knows as the package of the CPU perf added the event on). Were
+        // they to differ, only a configuration-space or MMIO counter could
+        // be read; an MSR read is refused.
         let pkg = ev.data().pkg;
         let Some(b) = self.boxes.get(pkg) else {
             return;
         };
-        let at = irq.on(pkg).map_or(At::Any(pkg), At::Cpu);
+        let at = rd.on(pkg).map_or(At::Any(pkg), At::Cpu);
         let Some(k) = ev.index() else { return };
         if let Some(d) = b.observe(at, k, ev.id().as_usize()) {
             ev.add_count(d);

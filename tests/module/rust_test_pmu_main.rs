@@ -22,8 +22,8 @@ use kernel::c_str;
 use kernel::prelude::*;
 use sys::cpu::{self, IrqsOff};
 use sys::perf::{
-    Adding, Attr, Capabilities, Event, Flags, NewEvent, PmuOps, PmuOptions, Registration, Scope,
-    TaskContext,
+    Adding, Attr, Capabilities, Event, Flags, NewEvent, PmuOps, PmuOptions, Reading, Registration,
+    Scope, TaskContext,
 };
 
 module! {
@@ -132,7 +132,7 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
         ev.swap_prev_count(STOPPED);
     }
 
-    fn read(&self, _irq: &IrqsOff, ev: &Event<()>) {
+    fn read(&self, _rd: &Reading<'_>, ev: &Event<()>) {
         update(ev);
     }
 }
