@@ -233,25 +233,31 @@ unsafe fn added_package_of<'a>(ev: *mut bindings::perf_event) -> &'a AtomicI32 {
 /// same package; an event that is not active is not read. Only the `read`
 /// trampoline makes one.
 ///
+/// Passed by value, so the trampoline can hand over to `read` without a
+/// frame of its own; the lifetime is the callback's, which `read`, generic
+/// over it, cannot extend.
+///
 /// # Invariants
 ///
-/// `pkg`, when known, is the package of the CPU running the callback.
+/// `pkg`, when known, is the package of the CPU running the callback, and
+/// `irq`'s invariant holds for as long as the value lives.
 pub struct Reading<'a> {
-    irq: &'a IrqsOff,
+    irq: IrqsOff,
     pkg: Option<usize>,
+    _call: PhantomData<&'a ()>,
 }
 
 impl Reading<'_> {
     /// Interrupts are off on this CPU.
     pub fn irqs_off(&self) -> &IrqsOff {
-        self.irq
+        &self.irq
     }
 
     /// The proof that this CPU is one of package `pkg`'s, if it is; known
     /// without asking the CPU.
     pub fn on(&self, pkg: usize) -> Option<OnPackage<'_>> {
         // SAFETY: `self.pkg` is this CPU's package (type invariant).
-        (self.pkg == Some(pkg)).then(|| unsafe { OnPackage::new_unchecked(self.irq, pkg) })
+        (self.pkg == Some(pkg)).then(|| unsafe { OnPackage::new_unchecked(&self.irq, pkg) })
     }
 }
 
@@ -512,7 +518,7 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
     fn stop(&self, irq: &IrqsOff, ev: &Event<Self::EventData>, flags: Flags);
     /// Updates the event's count (any CPU of the event's package, NMI
     /// included).
-    fn read(&self, rd: &Reading<'_>, ev: &Event<Self::EventData>);
+    fn read(&self, rd: Reading<'_>, ev: &Event<Self::EventData>);
     /// Lets the PMU's counters run after a batch of changes (`pmu_enable`).
     fn enable(&self, _irq: &IrqsOff) {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
@@ -633,12 +639,14 @@ impl<T: PmuOps> Adapter<T> {
         // SAFETY: The event is live for the call.
         let pkg = unsafe { added_package_of(ev.raw()) }.load(Ordering::Relaxed);
         // INVARIANT: perf reads only an active event, on the CPU it was added on or (readable in
-        // the package) on a CPU of that CPU's package, which `add` recorded.
+        // the package) on a CPU of that CPU's package, which `add` recorded; `read` cannot keep
+        // the value past the call (its lifetime).
         let rd = Reading {
-            irq: &irq,
+            irq,
             pkg: usize::try_from(pkg).ok(),
+            _call: PhantomData,
         };
-        t.read(&rd, ev);
+        t.read(rd, ev);
     }
 
     /// # Safety

@@ -811,7 +811,7 @@ impl PmuOps for UncorePmu {
         // The timer stops by itself when it finds nothing started.
     }
 
-    fn read(&self, rd: &Reading<'_>, ev: &Event<EventBox>) {
+    fn read(&self, rd: Reading<'_>, ev: &Event<EventBox>) {
         // Lock-free: perf may call this in NMI context, on any CPU of the
         // event's package (the package event_init recorded, which `rd`
         // knows as the package of the CPU perf added the event on). Were

@@ -132,7 +132,7 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
         ev.swap_prev_count(STOPPED);
     }
 
-    fn read(&self, _rd: &Reading<'_>, ev: &Event<()>) {
+    fn read(&self, _rd: Reading<'_>, ev: &Event<()>) {
         update(ev);
     }
 }
