@@ -18,7 +18,7 @@ mod selftest;
 mod sim;
 mod simclock;
 
-use crate::hw::desc::{BoxKind, BoxType, Global, Platform, Space};
+use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::pci::Role;
 use crate::hw::platforms;
 use crate::hw::program::{self, GlobalState};
@@ -130,7 +130,7 @@ impl Ctx {
 
     /// Whether counters raise overflow PMIs on this platform.
     pub(crate) fn pmis(&self) -> bool {
-        self.platform.global == Global::NhmexU
+        self.platform.global.raises_pmis()
     }
 
     /// The bit of `cpu`'s core in `pmi_core_sel`: the rank of its core ID
@@ -155,7 +155,7 @@ impl Ctx {
     /// handler's claim first. A core whose rank is past the field gets no
     /// PMIs (0): polling alone keeps the counts exact.
     pub(crate) fn aim_pmis(&self, pkg: usize, cpu: CpuId) -> u64 {
-        let bit = program::pmi_core_bit(Self::core_index(cpu));
+        let bit = self.platform.global.pmi_core_bit(Self::core_index(cpu));
         if let Some(st) = self.pmi.get(pkg) {
             let core = if bit != 0 {
                 i64::from(cpu.core_id())
@@ -441,12 +441,12 @@ fn plural(n: usize) -> &'static str {
 
 /// Whether a box type is driven through MSRs (present on every package).
 fn is_msr(t: &BoxType) -> bool {
-    matches!(t.space, Space::Msr { .. } | Space::Combined { .. })
+    t.space.in_msrs()
 }
 
 /// Whether a box type is a PCI or MMIO box.
 fn is_pci(t: &BoxType) -> bool {
-    matches!(t.space, Space::Pci { .. } | Space::Mmio { .. })
+    t.space.in_device()
 }
 
 /// The loaded driver.
@@ -679,18 +679,23 @@ impl Driver {
     }
 }
 
-/// Checks that the part has the uncore its CPU model promises: family 15
-/// model 6 also covers the Pentium 4 6x1, Pentium D 9xx and Xeon 5000,
-/// which have no L3 EMON registers (a read faults). Refuses with `ENODEV`.
+/// Checks that the part has the uncore its CPU model promises (the Xeon
+/// 7100's family 15 model 6 also covers the Pentium 4 6x1, Pentium D 9xx
+/// and Xeon 5000, which have no L3 EMON registers: a read faults), where
+/// the platform's global control names an MSR to try. Refuses with
+/// `ENODEV`.
 fn probe(ctx: &Ctx) -> Result {
     // Any package's registers tell (this CPU's, on hardware).
-    if ctx.platform.global == Global::L3
-        && cpu::without_irqs(|irq| ctx.rdmsr(irq.on_package(), platforms::l3::GL_CTL_MSR)).is_err()
-    {
+    let Some(p) = ctx.platform.global.probe() else {
+        return Ok(());
+    };
+    if cpu::without_irqs(|irq| ctx.rdmsr(irq.on_package(), p.msr)).is_err() {
         pr_info!(
-            "{}: no L3 EMON registers (MSR {:#x} faults): not a Xeon 7100/7400; no uncore PMUs\n",
+            "{}: {} (MSR {:#x} faults): not a {}; no uncore PMUs\n",
             ctx.platform.description,
-            platforms::l3::GL_CTL
+            p.lacking,
+            p.msr.addr(),
+            p.parts
         );
         return Err(ENODEV);
     }

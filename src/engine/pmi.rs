@@ -22,8 +22,6 @@
 
 use super::Core;
 use crate::hw::overflow;
-use crate::hw::platforms::nhmex;
-use crate::hw::program;
 use crate::sys::cpu::{InNmi, IrqsOff};
 use crate::sys::nmi::{IrqWork, IrqWorkHandler, NmiHandler};
 use core::sync::atomic::Ordering;
@@ -140,12 +138,12 @@ impl Core {
         for &(a, v) in w.clears() {
             let _ = ctx.wrmsr(on, a, v);
         }
-        // Counting frozen by the PMI (frz_all) is enabled again.
-        if ctx
-            .rdmsr(on, nhmex::U_GLOBAL_CTL_MSR)
-            .is_ok_and(|v| v & program::u_global::EN_ALL == 0)
-        {
-            let _ = ctx.write_global(on, |_| {});
+        // Counting stopped by the PMI (NHM-EX/WSM-EX frz_all) is enabled
+        // again.
+        if let Some((msr, bits)) = p.global.stopped_by_pmi() {
+            if ctx.rdmsr(on, msr).is_ok_and(|v| v & bits == 0) {
+                let _ = ctx.write_global(on, |_| {});
+            }
         }
         ctx.stats.pmis_handled.fetch_add(1, Ordering::Relaxed);
     }

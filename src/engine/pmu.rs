@@ -20,7 +20,7 @@
 
 use super::backend::At;
 use super::Ctx;
-use crate::hw::desc::{BoxCtl, BoxType, Space};
+use crate::hw::desc::BoxType;
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
 use crate::hw::live;
 use crate::hw::pci::Role;
@@ -271,7 +271,7 @@ impl BoxState {
             return;
         }
         // The NHM-EX/WSM-EX U-box's enable lives in the global control.
-        let r = if self.ty.box_ctl == BoxCtl::UGlobal {
+        let r = if self.ty.box_ctl.in_global_control() {
             at.on()
                 .and_then(|on| self.ctx.write_global(on, |g| g.ubox_en = run && mask != 0))
         } else {
@@ -372,7 +372,7 @@ impl UncorePmu {
 
     /// The PCI function of a PCI or MMIO box.
     fn role(&self) -> Option<Role> {
-        matches!(self.ty.space, Space::Pci { .. } | Space::Mmio { .. }).then(|| Role::Box {
+        self.ty.space.in_device().then_some(Role::Box {
             ty: self.ty.kind,
             index: self.index as u8,
         })
@@ -511,7 +511,7 @@ impl UncorePmu {
         let mut inner = b.inner.lock();
         let g = self.ctx.global(pkg);
         let ops = program::box_run(self.ctx.platform, self.ty, self.index, false, 0, &g);
-        if self.ty.box_ctl != BoxCtl::UGlobal {
+        if !self.ty.box_ctl.in_global_control() {
             let _ = self.ctx.exec(At::Cpu(on), self.ty, self.index, &ops);
         }
         inner.applied = None;

@@ -6,9 +6,8 @@
 use super::backend::At;
 use super::pmu::UncorePmu;
 use super::{is_msr, is_pci, Ctx, Pmu};
-use crate::hw::desc::{BoxKind, BoxType, Global};
+use crate::hw::desc::{BoxKind, BoxType};
 use crate::hw::pci::Role;
-use crate::hw::platforms::skl;
 use crate::sys::cpu;
 use crate::sys::perf::{Attr, Registration};
 use kernel::prelude::*;
@@ -28,24 +27,24 @@ pub(super) fn box_counts(ctx: &Ctx) -> Result<KVec<usize>> {
 /// The number of boxes of `t` the driver exposes.
 fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
     let n = t.num_boxes as usize;
-    match (ctx.platform.global, t.kind) {
-        // Skylake's global block: MSR_UNC_CBO_CONFIG reports the CBo count plus one (334060
-        // §2.4.1). When it gives nothing usable (0, or a read that faults,
-        // as under some hypervisors and firmware), one C-box per core, as
-        // the Linux driver assumes; at most what the MSR layout holds.
-        (Global::Skl, BoxKind::Cbox) => {
+    match (ctx.platform.global.reported_cboxes(), t.kind) {
+        // A global block that reports the C-box count (Skylake's
+        // MSR_UNC_CBO_CONFIG, 334060 §2.4.1). When it gives nothing usable
+        // (0, or a read that faults, as under some hypervisors and
+        // firmware), one C-box per core, as the Linux driver assumes; at
+        // most what the MSR layout holds.
+        (Some(r), BoxKind::Cbox) => {
             // Every package has the same count: this CPU's is read.
-            let reported =
-                cpu::without_irqs(|irq| ctx.rdmsr(irq.on_package(), skl::CBO_CONFIG_MSR))
-                    .ok()
-                    .map(|v| (v & 0xf) as usize)
-                    .filter(|&v| v >= 2);
+            let reported = cpu::without_irqs(|irq| ctx.rdmsr(irq.on_package(), r.msr))
+                .ok()
+                .and_then(r.decode);
             match reported {
-                Some(v) => (v - 1).min(n),
+                Some(v) => v.min(n),
                 None => {
                     let k = (cpu::cores_per_package() as usize).clamp(1, n);
                     pr_info!(
-                        "MSR_UNC_CBO_CONFIG gives no C-box count; assuming one per core: {}\n",
+                        "{} gives no C-box count; assuming one per core: {}\n",
+                        r.name,
                         k
                     );
                     k

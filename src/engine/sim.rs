@@ -434,7 +434,7 @@ impl SimDebug {
         // A box in configuration space cannot be read from NMI context: its
         // NMI reads are stale (or exact, when the poll ran first), and the
         // next read is exact. Every other box reads exactly from NMI.
-        let cfg = matches!(t.space, crate::hw::desc::Space::Pci { .. });
+        let cfg = t.space.in_config_space();
         let nmi_ok = if cfg {
             o.exact + o.stale == l.rounds
         } else {

@@ -10,7 +10,9 @@
 use core::fmt;
 
 use super::bits::Field;
-use super::model::Family;
+use super::box_control::BoxControl;
+use super::global::GlobalControl;
+use super::model::{Family, GlobalBlock};
 use super::pci::{BarWindow, PciFn};
 use super::special::Special;
 
@@ -236,27 +238,24 @@ pub enum Space {
     },
 }
 
-/// How a box is controlled as a whole.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoxCtl {
-    /// No box-level control (SNB-EP/IVB-EP U-box, Skylake boxes: the global
-    /// control governs them).
-    None,
-    /// SNB-EP style `*_PMON_BOX_CTL`: `init` is written once; `frz` (bit 8)
-    /// is set to freeze the box and cleared to run it.
-    Freeze {
-        /// Value written when the box is first used.
-        init: u64,
-    },
-    /// NHM-EX/WSM-EX style `*_PMON_GLOBAL_CTL`: one enable bit per counter
-    /// (bit `j` for counter `j`), plus `fixed_en` for the W-box fixed counter.
-    CounterEnables {
-        /// Extra enable bit of the fixed counter, if any.
-        fixed_en: u64,
-    },
-    /// NHM-EX/WSM-EX U-box: its counter's enable is bit 0 (`en`) of
-    /// `U_MSR_PMON_GLOBAL_CTL`, which also holds the platform-wide controls.
-    UGlobal,
+impl Space {
+    /// Whether the registers are MSRs (present on every package, reached
+    /// from its CPUs).
+    pub const fn in_msrs(&self) -> bool {
+        matches!(self, Space::Msr { .. } | Space::Combined { .. })
+    }
+
+    /// Whether the box is a device's (PCI configuration space or an MMIO
+    /// window of one): a package may lack it, and it is bound as a PCI
+    /// function.
+    pub const fn in_device(&self) -> bool {
+        matches!(self, Space::Pci { .. } | Space::Mmio { .. })
+    }
+
+    /// Whether the registers are in PCI configuration space.
+    pub const fn in_config_space(&self) -> bool {
+        matches!(self, Space::Pci { .. })
+    }
 }
 
 /// How a counter's control register is enabled.
@@ -396,8 +395,9 @@ pub struct BoxType {
     pub fixed: Option<Fixed>,
     /// Register space and addresses.
     pub space: Space,
-    /// Box-level control.
-    pub box_ctl: BoxCtl,
+    /// Box-level control: how the box is set up, frozen and run, in its
+    /// platform's files.
+    pub box_ctl: &'static dyn BoxControl,
     /// Counter enable.
     pub enable: Enable,
     /// Bits of `config` that go to the control register (besides `en`).
@@ -455,20 +455,6 @@ impl BoxType {
 /// Platform identifiers, listed with the platforms in [`super::platforms`].
 pub use super::platforms::PlatformId;
 
-/// The global (per socket) PMON control of a platform.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Global {
-    /// No global control used (SNB-EP, IVB-EP: boxes are frozen individually).
-    None,
-    /// NHM-EX/WSM-EX `U_MSR_PMON_GLOBAL_CTL` (0xc00) with `en_all`,
-    /// `pmi_core_sel`, status 0xc01 and overflow control 0xc02.
-    NhmexU,
-    /// Skylake `MSR_UNC_PERF_GLOBAL_CTRL` (0xe01) and status (0xe02).
-    Skl,
-    /// Xeon 7100/7400 `MSR_EMON_L3_GL_CTL` (0x107d8).
-    L3,
-}
-
 /// A whole platform.
 #[derive(Clone, Copy, Debug)]
 pub struct Platform {
@@ -482,8 +468,9 @@ pub struct Platform {
     pub cpus: &'static [(u32, u32)],
     /// The box types.
     pub types: &'static [BoxType],
-    /// The global control.
-    pub global: Global,
+    /// The global control: its value, its overflow-status walk, in the
+    /// platform's files.
+    pub global: &'static dyn GlobalControl,
     /// NHM-EX/WSM-EX: which boxes each S-box `S_MSR_PMON_SUMMARY` bit
     /// reports (Table 2-26 of each part's guide); empty elsewhere.
     pub s_summary: &'static [SummaryBit],
@@ -502,6 +489,8 @@ pub struct Platform {
 pub struct SimSpec {
     /// The model's behaviour class of each box kind.
     pub family: fn(BoxKind) -> Family,
+    /// The model's behaviour class of the global registers.
+    pub global: GlobalBlock,
     /// The C-box count the model's `MSR_UNC_CBO_CONFIG` reports (Skylake);
     /// 0 where there is no such register.
     pub cbos: u8,
@@ -510,11 +499,17 @@ pub struct SimSpec {
 }
 
 impl SimSpec {
-    /// The model families `family`, `cbos` C-boxes in `MSR_UNC_CBO_CONFIG`,
-    /// fixed counters at `clock_mhz`.
-    pub const fn new(family: fn(BoxKind) -> Family, cbos: u8, clock_mhz: u64) -> Self {
+    /// The model families `family`, global registers `global`, `cbos`
+    /// C-boxes in `MSR_UNC_CBO_CONFIG`, fixed counters at `clock_mhz`.
+    pub const fn new(
+        family: fn(BoxKind) -> Family,
+        global: GlobalBlock,
+        cbos: u8,
+        clock_mhz: u64,
+    ) -> Self {
         SimSpec {
             family,
+            global,
             cbos,
             clock_mhz,
         }

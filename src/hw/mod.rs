@@ -23,10 +23,12 @@
 )]
 
 pub mod bits;
+pub mod box_control;
 pub mod catalog;
 pub mod counter;
 pub mod desc;
 pub mod encode;
+pub mod global;
 pub mod live;
 pub mod model;
 pub mod overflow;

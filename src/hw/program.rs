@@ -5,8 +5,13 @@
 //! counter. Pure: the driver executes the [`Op`]s on real MSRs and PCI
 //! configuration space, or on the register model.
 
-use super::desc::{BoxCtl, BoxType, Enable, Global, Platform, Space};
-use super::platforms::{l3, nhmex, skl};
+#[cfg(doc)]
+use super::box_control::BoxControl;
+use super::box_control::BoxRun;
+use super::desc::{BoxType, Enable, Platform, Space};
+#[cfg(doc)]
+use super::global::GlobalControl;
+use super::platforms::l3::{self, l3_global};
 use super::shared::{Choice, Shared};
 
 /// An MSR that the platform tables declare: a register of an uncore box,
@@ -245,53 +250,6 @@ impl CounterRegs {
     }
 }
 
-/// `frz` of an SNB-EP/IVB-EP box control.
-pub const BOX_FRZ: u64 = 1 << 8;
-/// `frz_en` of an SNB-EP box control.
-pub const BOX_FRZ_EN: u64 = 1 << 16;
-/// Reset bits of an SNB-EP/IVB-EP box control.
-pub const BOX_RST: u64 = 0x3;
-
-/// `U_MSR_PMON_GLOBAL_CTL` fields (325294 Table 2-2).
-pub mod u_global {
-    /// `frz_all`.
-    pub const FRZ_ALL: u64 = 1 << 31;
-    /// `rst_all`.
-    pub const RST_ALL: u64 = 1 << 29;
-    /// `en_all`.
-    pub const EN_ALL: u64 = 1 << 28;
-    /// Shift of `pmi_core_sel` (bits 10:1).
-    pub const PMI_CORE_SEL_SHIFT: u32 = 1;
-    /// Mask of `pmi_core_sel` in place.
-    pub const PMI_CORE_SEL: u64 = 0x3ff << 1;
-    /// `en` (the U-box counter).
-    pub const EN: u64 = 1;
-}
-
-/// `MSR_UNC_PERF_GLOBAL_CTRL` fields (334060 Table 2-2).
-pub mod skl_global {
-    /// `FRZ_ON_PMI`.
-    pub const FRZ_ON_PMI: u64 = 1 << 31;
-    /// `EN`.
-    pub const EN: u64 = 1 << 29;
-    /// `PMI_SEL_CORE0..3`.
-    pub const PMI_SEL: u64 = 0xf;
-}
-
-/// `MSR_EMON_L3_GL_CTL` fields (SDM §18.21.5).
-pub mod l3_global {
-    /// `GL_freeze_cmd`.
-    pub const FREEZE: u64 = 1 << 0;
-    /// `GL_unfreeze_cmd`.
-    pub const UNFREEZE: u64 = 1 << 1;
-    /// `GL_reset_cmd`.
-    pub const RESET: u64 = 1 << 2;
-    /// Shift of `GL_event_select` (bits 23:16).
-    pub const SELECT_SHIFT: u32 = 16;
-    /// Shift of `GL_event_status` (bits 55:48).
-    pub const STATUS_SHIFT: u32 = 48;
-}
-
 /// The per-socket global control state the driver keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GlobalState {
@@ -303,39 +261,9 @@ pub struct GlobalState {
     pub ubox_en: bool,
 }
 
-/// The `pmi_cores` bit (`pmi_core_sel`, 325294 Table 2-2) of the core of
-/// rank `rank` in its package, or 0 when the field's ten bits have none for
-/// it: that core gets no PMIs, and polling alone keeps its counts.
-pub fn pmi_core_bit(rank: u32) -> u64 {
-    let field = u_global::PMI_CORE_SEL >> u_global::PMI_CORE_SEL_SHIFT;
-    1u64.checked_shl(rank)
-        .filter(|b| b & field != 0)
-        .unwrap_or(0)
-}
-
 /// The value of the platform's global control register for `g`, if it has one.
 pub fn global_value(p: &Platform, g: &GlobalState) -> Option<(Msr, u64)> {
-    match p.global {
-        Global::NhmexU => {
-            let mut v = u_global::EN_ALL
-                | ((g.pmi_cores << u_global::PMI_CORE_SEL_SHIFT) & u_global::PMI_CORE_SEL);
-            if g.ubox_en {
-                v |= u_global::EN;
-            }
-            if g.freeze_on_pmi {
-                v |= u_global::FRZ_ALL;
-            }
-            Some((Msr::new(nhmex::U_GLOBAL_CTL), v))
-        }
-        Global::Skl => {
-            let mut v = skl_global::EN | (g.pmi_cores & skl_global::PMI_SEL);
-            if g.freeze_on_pmi {
-                v |= skl_global::FRZ_ON_PMI;
-            }
-            Some((Msr::new(skl::GLOBAL_CTRL), v))
-        }
-        Global::None | Global::L3 => None,
-    }
+    p.global.value(g)
 }
 
 /// Operations that start the platform's uncore on a socket.
@@ -369,20 +297,17 @@ pub fn box_ctl_addr(t: &BoxType, i: usize) -> Option<Addr> {
     }
 }
 
-/// Operations run when box `i` is first used: resets and freeze enable.
+/// Operations run when box `i` is first used: resets and freeze enable
+/// ([`BoxControl::init`]).
 pub fn box_init(t: &BoxType, i: usize) -> Ops {
     let mut ops = Ops::default();
-    match (t.box_ctl, box_ctl_addr(t, i)) {
-        (BoxCtl::Freeze { init }, Some(a)) => ops.write(a, init),
-        (BoxCtl::CounterEnables { .. }, Some(a)) => ops.write(a, 0),
-        _ => {}
-    }
+    t.box_ctl.init(box_ctl_addr(t, i), &mut ops);
     ops
 }
 
-/// Operations that freeze (`run == false`) or run box `i`. `enabled` has a
-/// bit per general counter in use and bit `num_counters` for the fixed one.
-/// U-box enables of NHM-EX live in the global control; see [`global_value`].
+/// Operations that freeze (`run == false`) or run box `i`
+/// ([`BoxControl::run`]). `enabled` has a bit per general counter in use
+/// and bit `num_counters` for the fixed one.
 pub fn box_run(
     p: &Platform,
     t: &BoxType,
@@ -392,100 +317,31 @@ pub fn box_run(
     g: &GlobalState,
 ) -> Ops {
     let mut ops = Ops::default();
-    match (t.box_ctl, box_ctl_addr(t, i)) {
-        (BoxCtl::Freeze { init }, Some(a)) => {
-            let keep = init & BOX_FRZ_EN;
-            ops.write(a, if run { keep } else { keep | BOX_FRZ });
-        }
-        (BoxCtl::CounterEnables { fixed_en }, Some(a)) => {
-            ops.write(
-                a,
-                if run {
-                    counter_enables(t, enabled, fixed_en)
-                } else {
-                    0
-                },
-            );
-        }
-        (BoxCtl::UGlobal, _) => {
-            let g = GlobalState {
-                ubox_en: run && enabled != 0,
-                ..*g
-            };
-            if let Some((msr, v)) = global_value(p, &g) {
-                ops.write(Addr::Msr(msr), v);
-            }
-        }
-        _ => {
-            if let Space::Combined { .. } = t.space {
-                let sel = group_select(t) << l3_global::SELECT_SHIFT;
-                let cmd = if run {
-                    l3_global::UNFREEZE
-                } else {
-                    l3_global::FREEZE
-                };
-                ops.write(Addr::Msr(Msr::new(l3::GL_CTL)), sel | cmd);
-            }
-        }
-    }
+    let r = BoxRun {
+        platform: p,
+        ty: t,
+        ctl: box_ctl_addr(t, i),
+        run,
+        enabled,
+        global: g,
+    };
+    t.box_ctl.run(&r, &mut ops);
     ops
-}
-
-/// The value of a `*_PMON_GLOBAL_CTL` with counter-enable bits that
-/// enables the counters in `enabled`.
-fn counter_enables(t: &BoxType, enabled: u32, fixed_en: u64) -> u64 {
-    let mut v = u64::from(enabled & t.all_counters());
-    if enabled & (1 << t.fixed_index()) != 0 {
-        v |= fixed_en;
-    }
-    v
 }
 
 /// What the box-level run state of box type `t` must be with `run`
 /// (between `pmu_enable` and `pmu_disable`) and the started counters in
 /// `enabled`, as a key that changes exactly when [`box_run`] must write:
-/// `None` when no write is needed whatever was written before.
-///
-/// - a freeze bit (SNB-EP style boxes, the Xeon 7100/7400 groups) matters
-///   only while a counter is enabled: with none, the box is left as it is;
-/// - per-counter enables are the register's value itself;
-/// - the NHM-EX/WSM-EX U-box's enable is whether it runs with its counter
-///   started;
-/// - boxes with no box-level control need nothing.
+/// `None` when no write is needed whatever was written before
+/// ([`BoxControl::run_key`]).
 pub fn run_key(t: &BoxType, run: bool, enabled: u32) -> Option<u64> {
-    match t.box_ctl {
-        BoxCtl::Freeze { .. } => (enabled != 0).then_some(u64::from(run)),
-        BoxCtl::CounterEnables { fixed_en } => Some(if run {
-            counter_enables(t, enabled, fixed_en)
-        } else {
-            0
-        }),
-        BoxCtl::UGlobal => Some(u64::from(run && enabled != 0)),
-        BoxCtl::None => match t.space {
-            Space::Combined { .. } => (enabled != 0).then_some(u64::from(run)),
-            _ => None,
-        },
-    }
+    t.box_ctl.run_key(t, run, enabled)
 }
 
 /// The [`run_key`] of the state [`box_init`] leaves box type `t` in (its
 /// reset bits clear themselves), or `None` when it writes nothing.
 pub fn run_key_after_init(t: &BoxType) -> Option<u64> {
-    match t.box_ctl {
-        BoxCtl::Freeze { init } => Some(u64::from(init & BOX_FRZ == 0)),
-        BoxCtl::CounterEnables { .. } => Some(0),
-        BoxCtl::UGlobal | BoxCtl::None => None,
-    }
-}
-
-/// `GL_event_select` bits of a Xeon 7100/7400 counter group.
-pub fn group_select(t: &BoxType) -> u64 {
-    match t.space {
-        Space::Combined { base } => {
-            (((1u64 << t.num_counters) - 1) << (base - l3::CTR_CTL0)) & 0xff
-        }
-        _ => 0,
-    }
+    t.box_ctl.run_key_after_init()
 }
 
 /// Where counter `c` of box `i` is.
@@ -539,34 +395,9 @@ pub struct OverflowBit {
 }
 
 /// The overflow status bit of counter `c` of box `i`, on platforms whose
-/// status names each counter (NHM-EX/WSM-EX: the box's `GLOBAL_STATUS` and
-/// `GLOBAL_OVF_CTL` at box control +1 and +2, the W-box fixed counter's bit
-/// 31, the U-box counter's `ov_u`).
+/// status names each counter ([`GlobalControl::overflow_bit`]).
 pub fn overflow_bit(p: &Platform, t: &BoxType, i: usize, c: Ctr) -> Option<OverflowBit> {
-    if p.global != Global::NhmexU {
-        return None;
-    }
-    if t.box_ctl == BoxCtl::UGlobal {
-        return Some(OverflowBit {
-            status: nhmex::U_GLOBAL_STATUS,
-            clear: nhmex::U_GLOBAL_OVF_CTL,
-            bit: 1,
-        });
-    }
-    let Some(Addr::Msr(ctl)) = box_ctl_addr(t, i) else {
-        return None;
-    };
-    let ctl = ctl.addr();
-    let bit = match c {
-        Ctr::General(j) => 1u64 << j,
-        Ctr::Fixed => 1 << 31,
-        Ctr::Free(_) => return None,
-    };
-    Some(OverflowBit {
-        status: ctl + 1,
-        clear: ctl + 2,
-        bit,
-    })
+    p.global.overflow_bit(t, i, c)
 }
 
 /// Control register of counter `c` of box `i`.

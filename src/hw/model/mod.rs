@@ -21,7 +21,7 @@ mod regs;
 
 pub use count::{Occurrence, Props};
 
-use super::desc::{BoxKind, Platform, PlatformId, Space};
+use super::desc::{BoxKind, Platform, PlatformId};
 use super::pci::Role;
 use super::platforms;
 
@@ -72,6 +72,22 @@ pub enum Family {
     L3,
     /// SNB-EP/IVB-EP QPI match/mask PCI device.
     QpiFilter,
+}
+
+/// How the model's global (per socket) registers behave; named by each
+/// platform's [`SimSpec`](crate::hw::desc::SimSpec), independently of the
+/// driver's global control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalBlock {
+    /// None (SNB-EP, IVB-EP).
+    None,
+    /// NHM-EX/WSM-EX U-box `U_MSR_PMON_GLOBAL_CTL`/`STATUS`/`OVF_CTL` and
+    /// the S-box summaries.
+    NhmexU,
+    /// Skylake `MSR_UNC_PERF_GLOBAL_CTRL`/`STATUS`, `MSR_UNC_CBO_CONFIG`.
+    Skl,
+    /// Xeon 7100/7400 `MSR_EMON_L3_GL_CTL`.
+    L3,
 }
 
 /// One PMON box of the model.
@@ -497,7 +513,7 @@ pub fn is_pci(p: PlatformId, ty: u8) -> bool {
     platforms::by_id(p)
         .types
         .get(ty as usize)
-        .is_some_and(|t| matches!(t.space, Space::Pci { .. }))
+        .is_some_and(|t| t.space.in_config_space())
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 //! MSR, configuration-space or MMIO address is, and what reads and writes
 //! of it do.
 
-use super::{Family, Model, ModelBox, ModelError, Socket};
+use super::{Family, GlobalBlock, Model, ModelBox, ModelError, Socket};
 use crate::hw::bits::low_mask;
-use crate::hw::desc::{BoxKind, BoxType, Global, PlatformId, Space};
+use crate::hw::desc::{BoxKind, BoxType, PlatformId, Space};
 use crate::hw::pci::{self, Role};
 use crate::hw::platforms::{self, l3, nhmex, skl};
 
@@ -258,8 +258,8 @@ pub(super) fn nhm_u_status(p: PlatformId, sock: &Socket) -> u64 {
 
 pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelError> {
     let p = m.platform;
-    match platforms::by_id(p).global {
-        Global::NhmexU => match msr {
+    match platforms::by_id(p).sim.global {
+        GlobalBlock::NhmexU => match msr {
             nhmex::U_GLOBAL_CTL => return Ok(sock.global_ctl),
             nhmex::U_GLOBAL_STATUS => return Ok(nhm_u_status(p, sock)),
             nhmex::U_GLOBAL_OVF_CTL => return Ok(0),
@@ -267,19 +267,19 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
             0xcc3 => return Ok(nhm_summary(p, sock, 1)),
             _ => {}
         },
-        Global::Skl => match msr {
+        GlobalBlock::Skl => match msr {
             skl::GLOBAL_CTRL => return Ok(sock.global_ctl),
             skl::GLOBAL_STATUS => return Ok(sock.global_status),
             skl::CBO_CONFIG => return Ok(u64::from(m.cbos) + 1),
             _ => {}
         },
-        Global::L3 if m.no_emon && (l3::CTR_CTL0..=l3::GL_CTL).contains(&msr) => {
+        GlobalBlock::L3 if m.no_emon && (l3::CTR_CTL0..=l3::GL_CTL).contains(&msr) => {
             return Err(ModelError::NoRegister);
         }
-        Global::L3 if msr == l3::GL_CTL => {
+        GlobalBlock::L3 if msr == l3::GL_CTL => {
             return Ok(sock.global_status << 48);
         }
-        Global::L3 | Global::None => {}
+        GlobalBlock::L3 | GlobalBlock::None => {}
     }
     for b in &sock.boxes[..sock.n_boxes] {
         if b.family == Family::None || b.family == Family::QpiFilter || super::is_pci(p, b.ty) {
@@ -339,8 +339,8 @@ pub(super) fn wrmsr(
     msr: u32,
     v: u64,
 ) -> Result<(), ModelError> {
-    match platforms::by_id(p).global {
-        Global::NhmexU => match msr {
+    match platforms::by_id(p).sim.global {
+        GlobalBlock::NhmexU => match msr {
             nhmex::U_GLOBAL_CTL => {
                 if v & u::RST_ALL != 0 {
                     for b in sock.boxes[..sock.n_boxes].iter_mut() {
@@ -358,7 +358,7 @@ pub(super) fn wrmsr(
             }
             _ => {}
         },
-        Global::Skl => match msr {
+        GlobalBlock::Skl => match msr {
             skl::GLOBAL_CTRL => {
                 sock.global_ctl = v & skl_bits::CTL_VALID;
                 return Ok(());
@@ -372,11 +372,11 @@ pub(super) fn wrmsr(
             skl::CBO_CONFIG => return Err(ModelError::NoRegister),
             _ => {}
         },
-        Global::L3 if msr == l3::GL_CTL => {
+        GlobalBlock::L3 if msr == l3::GL_CTL => {
             l3_command(sock, v);
             return Ok(());
         }
-        Global::L3 | Global::None => {}
+        GlobalBlock::L3 | GlobalBlock::None => {}
     }
     for k in 0..sock.n_boxes {
         let b = &sock.boxes[k];

@@ -10,6 +10,8 @@ use crate::hw::bits::low_mask;
 use crate::hw::counter::{delta, read_split};
 use crate::hw::desc::{BoxKind, BoxType, Space};
 use crate::hw::encode::{encode, Attr, Kind};
+use crate::hw::global::GlobalControl;
+use crate::hw::platforms::nhmex::control::{u_global, UGlobal};
 use crate::hw::platforms::nhmex::special::{S_OCCUPANCY_EVENTS, S_RESET_OCC_CNT};
 use crate::hw::program::{self, Addr, Ctr, GlobalState, Op, Ops};
 use crate::hw::shared::Shared;
@@ -927,7 +929,7 @@ fn cbox4_overflow_follows_each_parts_summary_map() {
         // pmi_en on the counter, PMIs to core 0.
         let ops = program::event_enable(t, 4, pr.ctr, 0x0114, &sh, None, true);
         d.exec(t, 4, &ops);
-        let u = program::u_global::EN_ALL | (1 << program::u_global::PMI_CORE_SEL_SHIFT);
+        let u = u_global::EN_ALL | (1 << u_global::PMI_CORE_SEL_SHIFT);
         d.m.wrmsr(0, 0xc00, u).unwrap();
         d.m.preload(0, BoxKind::Cbox, 4, j as usize, (1 << 48) - 2)
             .unwrap();
@@ -1405,21 +1407,21 @@ fn sbox_cbox_unit_masks_per_part() {
 #[test]
 fn pmi_core_bits_fit_the_field() {
     for rank in 0..10 {
-        assert_eq!(program::pmi_core_bit(rank), 1 << rank);
+        assert_eq!(UGlobal.pmi_core_bit(rank), 1 << rank);
     }
     for rank in [10, 31, 63, 64, 65, 1000, u32::MAX] {
-        assert_eq!(program::pmi_core_bit(rank), 0, "rank {}", rank);
+        assert_eq!(UGlobal.pmi_core_bit(rank), 0, "rank {}", rank);
     }
     let p = crate::hw::platforms::nhmex::WSMEX;
     for rank in [0u32, 9] {
         let g = GlobalState {
-            pmi_cores: program::pmi_core_bit(rank),
+            pmi_cores: UGlobal.pmi_core_bit(rank),
             ..GlobalState::default()
         };
         let (msr, v) = program::global_value(&p, &g).unwrap();
         let msr = msr.addr();
         assert_eq!(
-            (v & program::u_global::PMI_CORE_SEL) >> program::u_global::PMI_CORE_SEL_SHIFT,
+            (v & u_global::PMI_CORE_SEL) >> u_global::PMI_CORE_SEL_SHIFT,
             1 << rank
         );
         let mut m = Model::new(PlatformId::WestmereEx, 1);

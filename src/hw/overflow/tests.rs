@@ -6,9 +6,10 @@
 //! its writes clear every status bit.
 
 use super::*;
-use crate::hw::desc::{BoxKind, PlatformId};
+use crate::hw::desc::{BoxKind, PlatformId, Space};
 use crate::hw::model::{Model, Occurrence};
 use crate::hw::platforms::by_id;
+use crate::hw::program::box_ctl_addr;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::vec::Vec;

@@ -11,6 +11,7 @@
 //! box and a third QPI port.
 
 use super::common::*;
+use super::snbep::box_ctl::Freeze;
 use super::snbep::{
     CBOX_CONSTRAINTS, IMC_ALIASES, IMC_FIXED, QPI_ALIASES, QPI_MATCH_MASK, R2PCIE_CONSTRAINTS,
     R3QPI_CONSTRAINTS,
@@ -18,7 +19,8 @@ use super::snbep::{
 use super::{cfg, cfg1, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
-use crate::hw::model::Family;
+use crate::hw::global::NoGlobal;
+use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::pci::{at, bx, PciFn, Role};
 
 pub mod special;
@@ -71,7 +73,7 @@ const QPI_FORMATS: &[Format] = &concat::<_, { 4 + QPI_MATCH_MASK.len() }>(
 /// initialisation.
 const fn generic(kind: BoxKind) -> BoxType {
     BoxType {
-        box_ctl: BoxCtl::Freeze { init: BOX_CTL_INIT },
+        box_ctl: &Freeze { init: BOX_CTL_INIT },
         ctl_mask: 0xff04_ffff,
         formats: GENERIC_FORMATS,
         ..super::snbep::generic(kind)
@@ -240,9 +242,9 @@ pub const IVBEP: Platform = Platform {
     cpus: &[(6, 62)],
     types: &TYPES,
     s_summary: &[],
-    global: Global::None,
+    global: &NoGlobal,
     pci: PCI,
     mmio_window: None,
     // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
-    sim: SimSpec::new(ivbep_family, 0, 800),
+    sim: SimSpec::new(ivbep_family, GlobalBlock::None, 0, 800),
 };

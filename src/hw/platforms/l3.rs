@@ -13,12 +13,29 @@
 //! offered: a counter that sticks at 2^32 - 1 loses counts.
 
 use super::{cfg, f};
+use crate::hw::box_control::{BoxControl, BoxRun};
 use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::encode::{Attr, Encoded, Invalid};
-use crate::hw::model::Family;
-use crate::hw::program::Msr;
+use crate::hw::global::{GlobalControl, Probe};
+use crate::hw::model::{Family, GlobalBlock};
+use crate::hw::overflow::{Hit, Walk};
+use crate::hw::program::{Addr, Msr, Ops};
 use crate::hw::special::Special;
+
+/// `MSR_EMON_L3_GL_CTL` fields (SDM §18.21.5).
+pub mod l3_global {
+    /// `GL_freeze_cmd`.
+    pub const FREEZE: u64 = 1 << 0;
+    /// `GL_unfreeze_cmd`.
+    pub const UNFREEZE: u64 = 1 << 1;
+    /// `GL_reset_cmd`.
+    pub const RESET: u64 = 1 << 2;
+    /// Shift of `GL_event_select` (bits 23:16).
+    pub const SELECT_SHIFT: u32 = 16;
+    /// Shift of `GL_event_status` (bits 55:48).
+    pub const STATUS_SHIFT: u32 = 48;
+}
 
 /// `MSR_EMON_L3_CTR_CTL0`.
 pub const CTR_CTL0: u32 = 0x107cc;
@@ -73,7 +90,7 @@ const fn group(
         space: Space::Combined {
             base: CTR_CTL0 + first,
         },
-        box_ctl: BoxCtl::None,
+        box_ctl: &GroupFreeze,
         enable: Enable::NonZeroControl,
         ctl_mask: mask,
         formats,
@@ -105,6 +122,77 @@ impl Special for Emon {
         Ok(Encoded {
             ctl: plain.ctl | must,
             ..plain
+        })
+    }
+}
+
+/// `GL_event_select` bits of a counter group (bits 23:16 of
+/// `MSR_EMON_L3_GL_CTL` hold one per counter).
+pub fn group_select(t: &BoxType) -> u64 {
+    match t.space {
+        Space::Combined { base } => (((1u64 << t.num_counters) - 1) << (base - CTR_CTL0)) & 0xff,
+        _ => 0,
+    }
+}
+
+/// A counter group is frozen and unfrozen with `MSR_EMON_L3_GL_CTL`
+/// commands naming its counters in `GL_event_select`.
+#[derive(Debug)]
+pub struct GroupFreeze;
+
+impl BoxControl for GroupFreeze {
+    fn run(&self, r: &BoxRun<'_>, ops: &mut Ops) {
+        let sel = group_select(r.ty) << l3_global::SELECT_SHIFT;
+        let cmd = if r.run {
+            l3_global::UNFREEZE
+        } else {
+            l3_global::FREEZE
+        };
+        ops.write(Addr::Msr(GL_CTL_MSR), sel | cmd);
+    }
+
+    /// The freeze matters only while a counter is enabled: with none, the
+    /// group is left as it is.
+    fn run_key(&self, _t: &BoxType, run: bool, enabled: u32) -> Option<u64> {
+        (enabled != 0).then_some(u64::from(run))
+    }
+}
+
+/// `MSR_EMON_L3_GL_CTL`: commands only (no value the driver keeps), and
+/// the overflow status in `GL_event_status`.
+#[derive(Debug)]
+pub struct EmonGlobal;
+
+impl GlobalControl for EmonGlobal {
+    fn walk(&self, p: &Platform, read: &mut dyn FnMut(u32) -> u64, w: &mut Walk) {
+        let st = (read(GL_CTL) >> l3_global::STATUS_SHIFT) & 0xff;
+        for (ti, t) in p.types.iter().enumerate() {
+            if let Space::Combined { base } = t.space {
+                let first = base - CTR_CTL0;
+                let bits = (st >> first) as u32 & ((1 << t.num_counters) - 1);
+                if bits != 0 {
+                    w.hit(Hit {
+                        ty: ti as u8,
+                        index: 0,
+                        counters: bits,
+                        fixed: false,
+                        exact: true,
+                    });
+                }
+            }
+        }
+        if st != 0 {
+            w.clear(GL_CTL, st << l3_global::STATUS_SHIFT);
+        }
+    }
+
+    /// Family 15 model 6 also covers the Pentium 4 6x1, Pentium D 9xx and
+    /// Xeon 5000, which have no L3 EMON registers.
+    fn probe(&self) -> Option<Probe> {
+        Some(Probe {
+            msr: GL_CTL_MSR,
+            lacking: "no L3 EMON registers",
+            parts: "Xeon 7100/7400",
         })
     }
 }
@@ -149,12 +237,12 @@ pub const XEON7100: Platform = Platform {
     description: "Xeon 7100 series",
     cpus: &[(15, 6)],
     types: &TYPES,
-    global: Global::L3,
+    global: &EmonGlobal,
     s_summary: &[],
     pci: &[],
     mmio_window: None,
     // No fixed counter to simulate.
-    sim: SimSpec::new(l3_family, 0, 0),
+    sim: SimSpec::new(l3_family, GlobalBlock::L3, 0, 0),
 };
 
 /// Xeon 7400 series.

@@ -14,10 +14,12 @@ use super::common::*;
 use super::{cfg, cfg1, cfg2, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
-use crate::hw::model::Family;
+use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::program::Msr;
 use crate::hw::special::Plain;
+use control::{CounterEnables, UGlobal, UboxEnable};
 
+pub mod control;
 pub mod mbox;
 pub mod rbox;
 pub mod special;
@@ -163,7 +165,7 @@ const CBOX: BoxType = BoxType {
         },
         offsets: Offsets::Table(&CBOX_OFFSETS),
     },
-    box_ctl: BoxCtl::CounterEnables { fixed_en: 0 },
+    box_ctl: &CounterEnables { fixed_en: 0 },
     enable: Enable::Bit22,
     ctl_mask: 0xff84_ffff,
     formats: CBOX_FORMATS,
@@ -199,7 +201,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
                 },
                 offsets: Offsets::Stride(0),
             },
-            box_ctl: BoxCtl::UGlobal,
+            box_ctl: &UboxEnable,
             ctl_mask: 0x4_00ff,
             formats: UBOX_FORMATS,
             rate: Rate {
@@ -326,7 +328,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
                 },
                 offsets: Offsets::Stride(0),
             },
-            box_ctl: BoxCtl::CounterEnables { fixed_en: 1 << 31 },
+            box_ctl: &CounterEnables { fixed_en: 1 << 31 },
             aliases: WBOX_ALIASES,
             special: if read_erratum {
                 &special::Wbox { read_erratum: true }
@@ -449,12 +451,12 @@ pub const NHMEX: Platform = Platform {
     description: "Nehalem-EX (Xeon 7500)",
     cpus: &[(6, 46)],
     types: &NHMEX_TYPES,
-    global: Global::NhmexU,
+    global: &UGlobal,
     s_summary: NHMEX_SUMMARY,
     pci: &[],
     mmio_window: None,
     // The simulated W-box fixed counter runs at the uncore clock.
-    sim: SimSpec::new(nhmex_family, 0, 2400),
+    sim: SimSpec::new(nhmex_family, GlobalBlock::NhmexU, 0, 2400),
 };
 
 /// Westmere-EX.

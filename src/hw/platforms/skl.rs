@@ -16,13 +16,26 @@
 
 use super::common::*;
 use super::{cfg, f};
+use crate::hw::box_control::NoBoxCtl;
 use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::encode::{Attr, Encoded, Invalid, Kind};
-use crate::hw::model::Family;
+use crate::hw::global::{GlobalControl, ReportedCount};
+use crate::hw::model::{Family, GlobalBlock};
+use crate::hw::overflow::{Hit, Walk};
 use crate::hw::pci::{at, bx, mchbar_base, BarWindow, PciFn, MCHBAR};
-use crate::hw::program::Msr;
+use crate::hw::program::{GlobalState, Msr};
 use crate::hw::special::{Plain, Special};
+
+/// `MSR_UNC_PERF_GLOBAL_CTRL` fields (334060 Table 2-2).
+pub mod skl_global {
+    /// `FRZ_ON_PMI`.
+    pub const FRZ_ON_PMI: u64 = 1 << 31;
+    /// `EN`.
+    pub const EN: u64 = 1 << 29;
+    /// `PMI_SEL_CORE0..3`.
+    pub const PMI_SEL: u64 = 0xf;
+}
 
 /// `MSR_UNC_PERF_GLOBAL_CTRL`.
 pub const GLOBAL_CTRL: u32 = 0xe01;
@@ -90,7 +103,7 @@ pub const TYPES: [BoxType; 3] = [
             },
             offsets: Offsets::Table(&CBO_OFFSETS),
         },
-        box_ctl: BoxCtl::None,
+        box_ctl: &NoBoxCtl,
         enable: Enable::Bit22,
         ctl_mask: 0x1f84_ffff,
         formats: FORMATS,
@@ -123,7 +136,7 @@ pub const TYPES: [BoxType; 3] = [
             },
             offsets: Offsets::Stride(0),
         },
-        box_ctl: BoxCtl::None,
+        box_ctl: &NoBoxCtl,
         enable: Enable::Bit22,
         ctl_mask: 0x1f84_ffff,
         formats: FORMATS,
@@ -150,7 +163,7 @@ pub const TYPES: [BoxType; 3] = [
         space: Space::Mmio {
             ctr: Regs::Table(&[0x5050, 0x5054, 0x5040, 0x5044, 0x5048]),
         },
-        box_ctl: BoxCtl::None,
+        box_ctl: &NoBoxCtl,
         enable: Enable::Bit22,
         ctl_mask: 0xff,
         formats: &[EVENT],
@@ -270,9 +283,76 @@ pub const SKL: Platform = Platform {
     ],
     types: &TYPES,
     s_summary: &[],
-    global: Global::Skl,
+    global: &SklGlobal,
     pci: PCI,
     mmio_window: Some(IMC_WINDOW),
     // The simulated fixed counter (C-box 0's) runs at UCLK.
-    sim: SimSpec::new(skl_family, 4, 2000),
+    sim: SimSpec::new(skl_family, GlobalBlock::Skl, 4, 2000),
 };
+
+/// `MSR_UNC_PERF_GLOBAL_CTRL` (0xe01) and status (0xe02), and
+/// `MSR_UNC_CBO_CONFIG`.
+#[derive(Debug)]
+pub struct SklGlobal;
+
+impl GlobalControl for SklGlobal {
+    fn value(&self, g: &GlobalState) -> Option<(Msr, u64)> {
+        let mut v = skl_global::EN | (g.pmi_cores & skl_global::PMI_SEL);
+        if g.freeze_on_pmi {
+            v |= skl_global::FRZ_ON_PMI;
+        }
+        Some((Msr::new(GLOBAL_CTRL), v))
+    }
+
+    /// `MSR_UNC_PERF_GLOBAL_STATUS` (Table 2-3) names the fixed counter,
+    /// the ARB, or "a CBo counter on any slice", not which counter: such
+    /// hits are inexact, and the caller updates every counter of the
+    /// boxes.
+    fn walk(&self, p: &Platform, read: &mut dyn FnMut(u32) -> u64, w: &mut Walk) {
+        let st = read(GLOBAL_STATUS);
+        let pos = |k| p.type_of(k).map_or(0, |(i, _)| i as u8);
+        let (cbox, arb) = (pos(BoxKind::Cbox), pos(BoxKind::Arb));
+        if st & 1 != 0 {
+            w.hit(Hit {
+                ty: cbox,
+                index: 0,
+                counters: 0,
+                fixed: true,
+                exact: true,
+            });
+        }
+        if st & 2 != 0 {
+            w.hit(Hit {
+                ty: arb,
+                index: 0,
+                counters: 0x3,
+                fixed: false,
+                exact: false,
+            });
+        }
+        if st & 8 != 0 {
+            // "A CBox counter overflowed (on any slice)": every C-box.
+            w.hit(Hit {
+                ty: cbox,
+                index: u8::MAX,
+                counters: 0x3,
+                fixed: false,
+                exact: false,
+            });
+        }
+        let found = st & 0xb;
+        if found != 0 {
+            w.clear(GLOBAL_STATUS, found);
+        }
+    }
+
+    /// `MSR_UNC_CBO_CONFIG` reports the CBo count plus one (§2.4.1); 0 or
+    /// 1 gives nothing usable.
+    fn reported_cboxes(&self) -> Option<ReportedCount> {
+        Some(ReportedCount {
+            msr: CBO_CONFIG_MSR,
+            name: "MSR_UNC_CBO_CONFIG",
+            decode: |v| ((v & 0xf) as usize).checked_sub(1).filter(|&n| n >= 1),
+        })
+    }
+}

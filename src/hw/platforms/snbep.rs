@@ -9,13 +9,18 @@
 
 use super::common::*;
 use super::{cfg, cfg1, cfg2, f};
+use crate::hw::box_control::NoBoxCtl;
 use crate::hw::catalog;
 use crate::hw::desc::*;
-use crate::hw::model::Family;
+use crate::hw::global::NoGlobal;
+use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::pci::{at, bx, PciFn, Role};
 use crate::hw::special::Plain;
 
+pub mod box_ctl;
 pub mod special;
+
+use box_ctl::Freeze;
 
 /// Box control: `rst_ctrl` (bit 0), `rst_ctrs` (bit 1) and `frz_en` (bit 16),
 /// written once when a box is first used (327043 Table 2-9).
@@ -211,7 +216,7 @@ pub(crate) const fn generic(kind: BoxKind) -> BoxType {
         ctr_bits: 48,
         fixed: None,
         space: PCI_SPACE,
-        box_ctl: BoxCtl::Freeze { init: BOX_CTL_INIT },
+        box_ctl: &Freeze { init: BOX_CTL_INIT },
         enable: Enable::Bit22,
         ctl_mask: 0xff84_ffff,
         formats: GENERIC_FORMATS,
@@ -252,7 +257,7 @@ pub const TYPES: [BoxType; 8] = [
             },
             offsets: Offsets::Stride(0),
         },
-        box_ctl: BoxCtl::None,
+        box_ctl: &NoBoxCtl,
         ctl_mask: 0x1f84_ffff,
         formats: UBOX_FORMATS,
         rate: Rate {
@@ -388,9 +393,9 @@ pub const SNBEP: Platform = Platform {
     cpus: &[(6, 45)],
     types: &TYPES,
     s_summary: &[],
-    global: Global::None,
+    global: &NoGlobal,
     pci: PCI,
     mmio_window: None,
     // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
-    sim: SimSpec::new(snbep_family, 0, 800),
+    sim: SimSpec::new(snbep_family, GlobalBlock::None, 0, 800),
 };
