@@ -244,7 +244,7 @@ pub(crate) struct Counter<'a> {
     t: &'a BoxType,
     i: usize,
     c: Ctr,
-    r: CounterReg,
+    r: &'a CounterReg,
 }
 
 /// Where a package's register accesses are made from.
@@ -568,7 +568,7 @@ impl Ctx {
         t: &BoxType,
         i: usize,
         c: Ctr,
-        r: CounterReg,
+        r: &CounterReg,
     ) -> Result<u64> {
         let v = match (&self.backend.0, r.addr, at) {
             (Kind::Hw(_), Addr::Msr(a), At::Cpu(_)) => msr::read(a)?,

@@ -243,10 +243,10 @@ impl CounterRegs {
     /// same as `counter_reg(t, i, Ctr::from_code(code))` for every counter
     /// the box type has.
     #[inline]
-    pub fn get(&self, code: u8) -> CounterReg {
+    pub fn get(&self, code: u8) -> &CounterReg {
         Self::slot(Ctr::from_code(code))
-            .and_then(|k| self.regs.get(k).copied())
-            .unwrap_or(UNUSED_REG)
+            .and_then(|k| self.regs.get(k))
+            .unwrap_or(&UNUSED_REG)
     }
 }
 

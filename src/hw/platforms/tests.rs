@@ -269,7 +269,7 @@ fn counter_regs_match_counter_reg() {
                         continue;
                     }
                     assert_eq!(
-                        regs.get(code),
+                        *regs.get(code),
                         counter_reg(t, i, c),
                         "{}/{} {} {:?}",
                         p.name,
