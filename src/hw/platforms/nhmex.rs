@@ -180,7 +180,7 @@ const CBOX: BoxType = BoxType {
 };
 
 /// The box types common to both parts; the M-box differs (see [`NHMEX_TYPES`]).
-const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7] {
+const fn types(num_cboxes: u8, mbox_type: BoxType, read_erratum: bool) -> [BoxType; 7] {
     [
         // U-box (Tables 2-5..2-7): one counter; its enable is bit 0 of the
         // U-box global control.
@@ -269,7 +269,7 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
             },
             ..CBOX
         },
-        mbox,
+        mbox_type,
         // R-box (Tables 2-39..2-52): one box of 16 counters in two halves of
         // eight, each half with its own global control/status; exposed as
         // two PMUs, `rbox_0` (ports 0-3) and `rbox_1` (ports 4-7).
@@ -346,7 +346,9 @@ const fn types(num_cboxes: u8, mbox: BoxType, read_erratum: bool) -> [BoxType; 7
     ]
 }
 
-const fn mbox(wsmex: bool) -> BoxType {
+/// The M-box type: Nehalem-EX's, or Westmere-EX's (`wsmex`), whose
+/// `ZDP_CTL_FVC` fields and catalog differ.
+const fn mbox_type(wsmex: bool) -> BoxType {
     BoxType {
         kind: BoxKind::Mbox,
         catalog: if wsmex {
@@ -391,10 +393,10 @@ const fn mbox(wsmex: bool) -> BoxType {
 
 /// The Nehalem-EX box types (eight C-boxes; the W-box read erratum is the
 /// Xeon E7 family's, Westmere-EX).
-pub const NHMEX_TYPES: [BoxType; 7] = types(8, mbox(false), false);
+pub const NHMEX_TYPES: [BoxType; 7] = types(8, mbox_type(false), false);
 
 /// The Westmere-EX box types (ten C-boxes).
-pub const WSMEX_TYPES: [BoxType; 7] = types(10, mbox(true), true);
+pub const WSMEX_TYPES: [BoxType; 7] = types(10, mbox_type(true), true);
 
 /// Westmere-EX `S_MSR_PMON_SUMMARY` (325294 Table 2-26): `ov_c_l` (bit 0)
 /// is C-boxes 0/1 on S-box 0 and 5/6 on S-box 1, `ov_c_m` (bit 2) 2/3 and
