@@ -109,16 +109,6 @@ impl BoxControl for UboxEnable {
 #[derive(Debug)]
 pub struct UGlobal;
 
-/// `U_MSR_PMON_GLOBAL_STATUS` bits (Table 2-3).
-mod status {
-    pub(super) const OV_U: u64 = 1 << 0;
-    pub(super) const OV_W: u64 = 1 << 1;
-    pub(super) const OV_S1: u64 = 1 << 2;
-    pub(super) const OV_S0: u64 = 1 << 3;
-    pub(super) const PMI: u64 = 1 << 30;
-    pub(super) const COND: u64 = 1 << 31;
-}
-
 /// `S_MSR_PMON_SUMMARY` of S-box 0 and 1.
 const S_SUMMARY: [u32; 2] = [0xc43, 0xcc3];
 
@@ -141,7 +131,13 @@ impl GlobalControl for UGlobal {
     /// boxes' `GLOBAL_OVF_CTL` (which clears the summaries above) and the
     /// U-box's `GLOBAL_OVF_CTL` for `ov_u`, `pmi` and `cond`.
     fn walk(&self, p: &Platform, read: &mut dyn FnMut(u32) -> u64, w: &mut Walk) {
-        use status::*;
+        // U_MSR_PMON_GLOBAL_STATUS bits (Table 2-3).
+        const OV_U: u64 = 1 << 0;
+        const OV_W: u64 = 1 << 1;
+        const OV_S1: u64 = 1 << 2;
+        const OV_S0: u64 = 1 << 3;
+        const PMI: u64 = 1 << 30;
+        const COND: u64 = 1 << 31;
         let st = read(U_GLOBAL_STATUS);
         w.pmi = st & PMI != 0;
         if st & OV_W != 0 {
