@@ -509,9 +509,11 @@ impl UncorePmu {
         let pkg = on.package();
         let Some(b) = self.boxes.get(pkg) else { return };
         let mut inner = b.inner.lock();
-        let g = self.ctx.global(pkg);
-        let ops = program::box_run(self.ctx.platform, self.ty, self.index, false, 0, &g);
+        // A box whose enable lives in the global control is left to it:
+        // parking clears the global control.
         if !self.ty.box_ctl.in_global_control() {
+            let g = self.ctx.global(pkg);
+            let ops = program::box_run(self.ctx.platform, self.ty, self.index, false, 0, &g);
             let _ = self.ctx.exec(At::Cpu(on), self.ty, self.index, &ops);
         }
         inner.applied = None;
