@@ -21,6 +21,9 @@
 #                        (scripts/stock-kdir.sh; minutes, once per kernel),
 #                        then build the module against it
 #   make stock-install   the same, then install it into kernel KVER
+#   make deb             the Debian package rust-uncore-dkms (debian/),
+#                        built and checked with lintian in a Debian 13
+#                        root (scripts/deb.sh), into build/deb/
 #   make clean           remove the build products (Kbuild's need KDIR)
 #   make check           all tests (host, module builds, guest matrix)
 #   make stress          long fuzz, load/unload and hotplug runs in guests
@@ -105,7 +108,7 @@ ru_cargo_env := $(if $(wildcard /usr/bin/cargo),RUSTC=$(or $(ru_rustc),rustc))
 # The kernel release of KDIR (empty when it is not a built tree).
 ru_release = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
-.PHONY: all modules install stock stock-install clean ru-kdir check stress selftest demo guest bench test-kernel host-test
+.PHONY: all modules install stock stock-install deb clean ru-kdir check stress selftest demo guest bench test-kernel host-test
 
 all modules: ru-kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
@@ -146,6 +149,11 @@ stock:
 
 stock-install: stock
 	$(MAKE) KDIR=$(STOCK_KDIR) install
+
+# The Debian package, built in a Debian 13 root with Debian 13's tools.
+deb:
+	scripts/install-deps.sh
+	scripts/deb.sh
 
 # The module's objects here are Kbuild's to remove, from the KDIR they were
 # built against: when there are some and KDIR is not a kernel tree, clean

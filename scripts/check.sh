@@ -8,7 +8,9 @@
 # each kernel (debug and the distribution kernels with clippy;
 # scripts/build-module.sh), checks the debug module's aliases, runs the
 # README's commands for the stock kernel in its root
-# (tests/host/stock-readme.sh), builds the guest tools, and runs each guest
+# (tests/host/stock-readme.sh), builds the Debian package and installs,
+# checks and removes it in a copy of that root (tests/host/deb.sh), builds
+# the guest tools, and runs each guest
 # test in every configuration its `# guest:` lines name. Ends with one line
 # "N passed, N failed" (", N skipped" if any); exits non-zero on failure.
 #
@@ -248,6 +250,19 @@ if [ -n "${kernel_ok[stock]:-}" ]; then
 	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
 	while IFS= read -r l; do fail "stock README: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
 	[ -n "$(printf '%s\n' "$out" | grep '^ok ')" ] || fail "stock README: no result"
+fi
+# The Debian package: make deb, then its install with apt-get, DKMS's
+# build for the stock kernel and its removal, in a copy of that root; the
+# guests booting the stock kernel carry what it installed
+# (tests/guest/31-deb.sh).
+if [ -n "${kernel_ok[stock]:-}" ]; then
+	note "Debian package (make deb; install, DKMS, purge in a copy of the Debian 13 root)"
+	step "deb"
+	out=$(tests/host/deb.sh 2>&1)
+	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | sed 's/^/   /'
+	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
+	while IFS= read -r l; do fail "deb: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
+	[ -n "$(printf '%s\n' "$out" | grep '^ok ')" ] || fail "deb: no result"
 fi
 
 if [ "$guest" = 1 ]; then

@@ -72,3 +72,33 @@ distro_headers() {
 	DISTRO_VERSION=$(dpkg-deb -f "$deb" Version)
 	DISTRO_DEB=$deb
 }
+
+# debian_mirrors: sets DEBIAN_MIRROR and DEBIAN_SECURITY_MIRROR, the Debian
+# archive and its security archive the scripts fetch from (debootstrap,
+# the roots' apt sources, the package index), and APT_PROXY, the machine's
+# apt HTTP proxy if it has one. They are the machine's own apt sources' (a
+# local mirror or proxy keeps working; on a machine that is not Debian,
+# Debian's own addresses); the same names in the environment override them.
+debian_mirrors() {
+	local targets=""
+	if grep -qsx 'ID=debian' /etc/os-release && command -v apt-get >/dev/null; then
+		targets=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 'Created-By: Packages' 2>/dev/null | sort -u || true)
+	fi
+	if [ -z "${DEBIAN_MIRROR:-}" ]; then
+		DEBIAN_MIRROR=$(printf '%s\n' "$targets" | awk '$1 ~ /^[a-z]+$/ { print $2; exit }')
+		DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+	fi
+	if [ -z "${DEBIAN_SECURITY_MIRROR:-}" ]; then
+		DEBIAN_SECURITY_MIRROR=$(printf '%s\n' "$targets" | awk '$1 ~ /-security$/ { print $2; exit }')
+		DEBIAN_SECURITY_MIRROR=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+	fi
+	DEBIAN_MIRROR=${DEBIAN_MIRROR%/}
+	DEBIAN_SECURITY_MIRROR=${DEBIAN_SECURITY_MIRROR%/}
+	if [ -z "${APT_PROXY+set}" ]; then
+		APT_PROXY=""
+		if command -v apt-config >/dev/null; then
+			eval "$(apt-config shell APT_PROXY Acquire::http::Proxy)"
+		fi
+	fi
+	[ "$APT_PROXY" != DIRECT ] || APT_PROXY=""
+}

@@ -37,7 +37,8 @@
 # driver (/lib/modules/intel-uncore.ko), the test library and tools and
 # README.md (/tests). On the stock kernel it also has what the
 # README's commands installed in its Debian root (/lib/modules/<release>/,
-# for modprobe). MODARGS is also exported to the script. Between scripts
+# for modprobe), and what the Debian package's install made of that
+# directory in a copy of the root (/deb/lib/modules/<release>/). MODARGS is also exported to the script. Between scripts
 # the guest unloads what a script left loaded and brings every CPU online.
 # The tools (tests/tools/*.c, static binaries) are built when missing or
 # older than their source.
@@ -205,6 +206,12 @@ if [ "$kernel" = stock ]; then
 	if [ -d "$root/lib/modules/$release" ]; then
 		mkdir -p "$work/root/lib/modules/$release"
 		(cd "$root/lib/modules/$release" && find . -path ./build -prune -o -print | cpio -pdm --quiet "$work/root/lib/modules/$release")
+	fi
+	# What the Debian package's install made of it in a copy of that root
+	# (tests/host/deb.sh), at /deb/lib/modules/<release>.
+	if [ -d "$boot/../deb/lib/modules/$release" ]; then
+		mkdir -p "$work/root/deb/lib/modules"
+		cp -a "$boot/../deb/lib/modules/$release" "$work/root/deb/lib/modules/"
 	fi
 fi
 if [ -d "$CACHE_DIR/guest-tools" ]; then

@@ -71,7 +71,8 @@ case "$qemu_have" in
 		apt_target=(-t bookworm-backports)
 		if ! grep -qrs '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 			echo "install-deps: the machine's QEMU is $qemu_have (bookworm-backports): enabling bookworm-backports in $backports_list for qemu-system-x86 of that version"
-			echo "deb http://deb.debian.org/debian bookworm-backports main" | as_root tee "$backports_list" >/dev/null
+			debian_mirrors
+			echo "deb $DEBIAN_MIRROR bookworm-backports main" | as_root tee "$backports_list" >/dev/null
 		fi
 	done ;;
 esac

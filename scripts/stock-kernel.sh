@@ -25,8 +25,17 @@
 # the kernel's release and package version, the README's lines, the
 # recipes here and in scripts/stock-kdir.sh. Stale ones are removed.
 #
-# Usage: scripts/stock-kernel.sh --variant V [--print-dir|--print-tree|--print-root|--print-release]
+# The Debian 13 root also has what `make deb` (scripts/deb.sh) builds and
+# checks the Debian package with: build-essential, dpkg-dev, debhelper,
+# dh-dkms, lintian.
+#
+# The archive is the machine's own apt sources' (scripts/env.sh,
+# debian_mirrors; DEBIAN_MIRROR and DEBIAN_SECURITY_MIRROR override it), and
+# so is the apt proxy, if any: a root's apt sources follow them.
+#
+# Usage: scripts/stock-kernel.sh --variant V [--root-only|--print-dir|--print-tree|--print-root|--print-release]
 #   --variant V      stock, stock-rt or unstable
+#   --root-only      make (or reuse) the variant's root, not its kernel tree
 #   --print-dir      print the variant's directory (its boot/ has the
 #                    guest's bzImage, config and intel-uncore.ko)
 #   --print-tree     print the prepared kernel tree (on the machine's side)
@@ -44,6 +53,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--variant) variant=${2:-}; shift 2 || { echo "stock-kernel: --variant needs a value" >&2; exit 2; } ;;
 	--print-dir|--print-tree|--print-root|--print-release) print=${1#--print-}; shift ;;
+	--root-only) print=root-only; shift ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "stock-kernel: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -54,7 +64,12 @@ stock-rt) suite=trixie index=trixie-backports flavour=rt-amd64 ;;
 unstable) suite=sid index=sid flavour=amd64 ;;
 *) echo "stock-kernel: unknown variant '$variant' (stock, stock-rt or unstable)" >&2; exit 2 ;;
 esac
-MIRROR=http://deb.debian.org/debian
+debian_mirrors
+MIRROR=$DEBIAN_MIRROR
+# debootstrap, curl and apt in the roots go through the machine's proxy.
+if [ -n "$APT_PROXY" ]; then
+	export http_proxy=$APT_PROXY
+fi
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
 mkdir -p "$CACHE_DIR/roots" "$CACHE_DIR/kernel"
@@ -78,7 +93,7 @@ resolve() {
 # The index is read at most once an hour (or when there is no record), so
 # that the variants one run builds agree on the kernel.
 if [ ! -f "$CACHE_DIR/roots/$index-$flavour.resolved" ] ||
-	{ [ -z "$print" ] && [ -z "$(find "$CACHE_DIR/roots/$index-$flavour.resolved" -mmin -60)" ]; }; then
+	{ { [ -z "$print" ] || [ "$print" = root-only ]; } && [ -z "$(find "$CACHE_DIR/roots/$index-$flavour.resolved" -mmin -60)" ]; }; then
 	resolve
 fi
 read -r release _ <"$CACHE_DIR/roots/$index-$flavour.resolved"
@@ -117,6 +132,43 @@ tree) echo "$root$tree_rel"; exit 0 ;;
 root) echo "$root"; exit 0 ;;
 esac
 
+# root_apt: writes the root's apt sources and settings for the archive
+# (and proxy) of now; true when they changed.
+root_apt() {
+	local sources conf
+	sources=$(
+		if [ "$suite" = trixie ]; then
+			echo "deb $MIRROR trixie main"
+			echo "deb $MIRROR trixie-updates main"
+			echo "deb $DEBIAN_SECURITY_MIRROR trixie-security main"
+			echo "deb $MIRROR trixie-backports main"
+		else
+			echo "deb $MIRROR $suite main"
+		fi
+	)
+	conf=$(
+		printf '%s\n' 'APT::Get::Assume-Yes "true";' 'APT::Install-Recommends "false";' 'Acquire::Retries "3";'
+		# sid's Release file carries a Valid-Until date, which a mirror that
+		# lags can pass: the packages are what was published, so take them.
+		[ "$suite" != sid ] || echo 'Acquire::Check-Valid-Until "false";'
+		[ -z "$APT_PROXY" ] || echo "Acquire::http::Proxy \"$APT_PROXY\";"
+	)
+	if [ "$sources" = "$(cat "$root/etc/apt/sources.list" 2>/dev/null)" ] &&
+		[ "$conf" = "$(cat "$root/etc/apt/apt.conf.d/90rust-uncore" 2>/dev/null)" ]; then
+		return 1
+	fi
+	printf '%s\n' "$sources" | "${sudo[@]}" tee "$root/etc/apt/sources.list" >/dev/null
+	printf '%s\n' "$conf" | "${sudo[@]}" tee "$root/etc/apt/apt.conf.d/90rust-uncore" >/dev/null
+}
+
+if [ -f "$root/.complete" ] && root_apt; then
+	echo "stock-kernel: the archive or proxy changed: the $suite root's apt sources now name $MIRROR"
+	"$here/in-root.sh" "$root" -- apt-get update -q >/dev/null || { echo "stock-kernel: apt-get update in the $suite root failed" >&2; exit 1; }
+fi
+if [ "$print" = root-only ] && [ -f "$root/.complete" ]; then
+	echo "stock-kernel: reusing the $suite root $root"
+	exit 0
+fi
 if [ -f "$vdir/.complete" ] && [ -f "$root/.complete" ]; then
 	echo "stock-kernel: reusing $vdir (kernel $release)"
 	exit 0
@@ -131,22 +183,7 @@ if [ ! -f "$root/.complete" ]; then
 	"${sudo[@]}" rm -rf "$root"
 	"${sudo[@]}" debootstrap --variant=minbase --include=ca-certificates,curl "$suite" "$root" "$MIRROR" >"$CACHE_DIR/roots/debootstrap-$suite.log" 2>&1 ||
 		{ tail -20 "$CACHE_DIR/roots/debootstrap-$suite.log" >&2; echo "stock-kernel: debootstrap $suite failed" >&2; exit 1; }
-	{
-		if [ "$suite" = trixie ]; then
-			echo "deb $MIRROR trixie main"
-			echo "deb $MIRROR trixie-updates main"
-			echo "deb http://deb.debian.org/debian-security trixie-security main"
-			echo "deb $MIRROR trixie-backports main"
-		else
-			echo "deb $MIRROR $suite main"
-		fi
-	} | "${sudo[@]}" tee "$root/etc/apt/sources.list" >/dev/null
-	# sid's Release file carries a Valid-Until date, which a mirror that
-	# lags can pass: the packages are what was published, so take them.
-	{
-		printf '%s\n' 'APT::Get::Assume-Yes "true";' 'APT::Install-Recommends "false";' 'Acquire::Retries "3";'
-		[ "$suite" != sid ] || echo 'Acquire::Check-Valid-Until "false";'
-	} | "${sudo[@]}" tee "$root/etc/apt/apt.conf.d/90rust-uncore" >/dev/null
+	root_apt || true
 	# `uname -r` in the root answers with the stock kernel's release, as on
 	# a machine running it; the rest of uname is the real one.
 	echo "$release_amd64" | "${sudo[@]}" tee "$root/etc/rust-uncore-release" >/dev/null
@@ -156,7 +193,9 @@ if [ ! -f "$root/.complete" ]; then
 	# The compiler comes with the headers (gcc-N-for-host); sid gets the
 	# same packages, of its own.
 	lines=$(apt_lines)
-	inroot -- /bin/sh -c "apt-get update -q && $(printf '%s\n' "$lines" | paste -sd'&' | sed 's/&/ \&\& /g') && apt-get install linux-headers-$release_rt dkms openssl rust-clippy" \
+	packaging=""
+	[ "$suite" != trixie ] || packaging="build-essential dpkg-dev debhelper dh-dkms lintian"
+	inroot -- /bin/sh -c "apt-get update -q && $(printf '%s\n' "$lines" | paste -sd'&' | sed 's/&/ \&\& /g') && apt-get install linux-headers-$release_rt dkms openssl rust-clippy $packaging" \
 		>"$CACHE_DIR/roots/apt-$suite.log" 2>&1 ||
 		{ tail -30 "$CACHE_DIR/roots/apt-$suite.log" >&2; echo "stock-kernel: installing the toolchain in the $suite root failed" >&2; exit 1; }
 	"${sudo[@]}" touch "$root/.complete"
@@ -166,6 +205,7 @@ if [ ! -f "$root/.complete" ]; then
 	done
 fi
 # ROOT-RECIPE-END
+[ "$print" != root-only ] || { echo "stock-kernel: the $suite root: $root"; exit 0; }
 
 echo "stock-kernel: preparing the tree of kernel $release in the $suite root"
 inroot --bind "$here:/mnt/rust-uncore-scripts" -- /mnt/rust-uncore-scripts/stock-kdir.sh --release "$release" |

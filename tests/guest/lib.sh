@@ -213,3 +213,22 @@ pair() {
 	xeon7100 | xeon7400) echo "uncore_fsb|fsb_submask=0x1|event=0 sub=0x100000000|fsb_submask=0x2|event=0 sub=0x200000000|5" ;;
 	esac
 }
+
+# stock_load: README.md's stock-load block, run as a user types it (a
+# command that fails does not stop the next), and what it must do:
+# modprobe loads rust_uncore with the C driver blacklisted, the PMUs are
+# listed, perf counts the README's event; then rmmod.
+stock_load() {
+	sed -n '/^<!-- stock-load:/,/^<!-- \/stock-load -->/p' "$TESTS_DIR/README.md" |
+		sed -n '/^```/,/^```/p' | sed '/^```/d' >/tmp/load.sh
+	check "README.md has a stock-load block" [ -s /tmp/load.sh ]
+	mkdir -p /etc/modprobe.d
+	out=$(sh /tmp/load.sh 2>&1)
+	echo "$out" | sed 's/^/# /'
+	check "modprobe loaded rust_uncore" grep -q '^rust_uncore ' /proc/modules
+	check "the blacklist file is written" grep -qx 'blacklist intel_uncore' /etc/modprobe.d/rust-uncore.conf
+	check "the PMUs are listed" sh -c "echo \"\$1\" | grep -qx uncore_cbox_0" sh "$out"
+	check "perf counts the README's event" \
+		sh -c "echo \"\$1\" | grep -qE '^ +[0-9,]+ +uncore_cbox_0/event=0x34,umask=0x8f/'" sh "$out"
+	check "rmmod" rmmod rust_uncore
+}

@@ -56,6 +56,11 @@ refused "install-deps.sh: an unknown argument" "unknown argument '--bogus'" scri
 helps "build-module.sh --help" scripts/build-module.sh
 refused "build-module.sh: an unknown variant" "usage: .*debug\|nodebug" scripts/build-module.sh bogus
 
+helps "deb.sh --help" scripts/deb.sh "lintian"
+refused "deb.sh: an unknown option" "unknown option '--bogus'" scripts/deb.sh --bogus
+refused "deb.sh: --out without its value" "--out needs a directory" scripts/deb.sh --out
+helps "clone-files.sh --help" scripts/clone-files.sh "DIR"
+
 helps "stock-kernel.sh --help" scripts/stock-kernel.sh "--variant V"
 refused "stock-kernel.sh: an unknown variant" "unknown variant 'bogus'" scripts/stock-kernel.sh --variant bogus
 refused "stock-kernel.sh: an unknown option" "unknown option --bogus" scripts/stock-kernel.sh --bogus

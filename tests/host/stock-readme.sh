@@ -27,14 +27,8 @@ block() {
 }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir "$work/rust_uncore"
 # What a clone has (every file, outside a git checkout).
-if ! (cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r cp --parents -t "$work/rust_uncore") ||
-	[ ! -f "$work/rust_uncore/Makefile" ]; then
-	(cd "$repo" && find . -path ./.git -prune -o -path ./build -prune -o -path ./target -prune -o -type f -print0 |
-		xargs -0 -r cp --parents -t "$work/rust_uncore")
-fi
-[ -f "$work/rust_uncore/Makefile" ] || { echo "not ok 1 copy the repository's files"; echo "1..1"; exit 1; }
+"$repo/scripts/clone-files.sh" "$work/rust_uncore" || { echo "not ok 1 copy the repository's files"; echo "1..1"; exit 1; }
 inroot() { "$repo/scripts/in-root.sh" "$root" --bind "$work:/root/work" --cwd /root/work -- "$@"; }
 
 # run_block NAME FILE: runs the README's block NAME, written to FILE in the
@@ -93,7 +87,7 @@ if [ -n "$dko" ]; then
 else
 	notok "DKMS installed the module for $release"
 fi
-inroot /bin/sh -c 'dkms remove rust_uncore/0.1 --all >/dev/null 2>&1; rm -rf /usr/src/rust_uncore-0.1; depmod -a '"$release" ||
+inroot /bin/sh -c 'dkms remove rust-uncore/0.1 --all >/dev/null 2>&1; rm -rf /usr/src/rust-uncore-0.1; depmod -a '"$release" ||
 	notok "dkms remove"
 echo "1..$tap_n"
 exit "$failed"
