@@ -102,6 +102,14 @@ fi
 mkdir -p "$work/pkg"
 cp "$deb" "$work/pkg/"
 inroot() { "$repo/scripts/in-root.sh" "$merged" --bind "$work/pkg:/root/pkg" --cwd /root/pkg -- "$@"; }
+# The copy is a machine running the stock kernel with its headers: the
+# other kernels' headers (the stock-rt variant's) go, so that DKMS builds
+# for the stock kernel only (each build takes minutes).
+others=$(cd "$merged/lib/modules" && ls -d */build 2>/dev/null | sed 's,/build$,,' | grep -vxF "$release" || true)
+if [ -n "$others" ]; then
+	inroot apt-get remove -q --purge $(printf 'linux-headers-%s ' $others) >/dev/null 2>&1 ||
+		notok "remove the headers of$(printf ' %s' $others) from the copy"
+fi
 inroot /bin/sh -c "rm -f /lib/modules/$release/updates/rust_uncore.ko*; depmod -a $release"
 if inroot /bin/sh -c 'dpkg -s rust-uncore-dkms >/dev/null 2>&1 || ls /usr/src/rust-uncore-* /lib/modules/*/updates/rust_uncore.ko* >/dev/null 2>&1'; then
 	notok "the copy of the root has no rust_uncore"
@@ -120,7 +128,7 @@ else
 fi
 status=$(inroot dkms status rust-uncore 2>&1)
 printf '%s\n' "$status" | sed 's/^/# dkms status: /'
-if printf '%s\n' "$status" | grep -qE "^rust-uncore/$version, $release, [^:]*: installed"; then
+if printf '%s\n' "$status" | grep -F "rust-uncore/$version, $release, " | grep -q ': installed$'; then
 	ok "DKMS built and installed it for $release"
 else
 	notok "DKMS built and installed it for $release"
@@ -157,20 +165,49 @@ mkdir -p "$vdir/deb/lib/modules/$release"
 (cd "$merged/lib/modules/$release" && find . -path ./build -prune -o -print | cpio -pdm --quiet "$vdir/deb/lib/modules/$release")
 
 # 5. Removal.
-if out=$(inroot apt-get remove -q --purge rust-uncore-dkms 2>&1); then
-	ok "apt-get remove --purge rust-uncore-dkms"
+# purged WHEN: apt-get remove --purge, and nothing of the package is left.
+purged() {
+	local out left
+	if out=$(inroot apt-get remove -q --purge rust-uncore-dkms 2>&1); then
+		ok "apt-get remove --purge rust-uncore-dkms ($1)"
+	else
+		notok "apt-get remove --purge rust-uncore-dkms ($1)"
+		printf '%s\n' "$out" | tail -20 | sed 's/^/#   /'
+	fi
+	left=$(inroot /bin/sh -c "dpkg -s rust-uncore-dkms 2>/dev/null | grep '^Status:'; dkms status rust-uncore 2>/dev/null
+		ls -d /usr/src/rust-uncore-* /var/lib/dkms/rust-uncore /lib/modules/*/updates/dkms/rust_uncore.ko* 2>/dev/null
+		grep -H rust_uncore /lib/modules/*/modules.dep 2>/dev/null" 2>&1)
+	if [ -z "$left" ]; then
+		ok "nothing of it is left (dpkg, dkms status, /usr/src, /var/lib/dkms, /lib/modules)"
+	else
+		notok "nothing of it is left"
+		printf '%s\n' "$left" | head -10 | sed 's/^/#   /'
+	fi
+}
+purged "after the install"
+
+# 6. A failed build, seen and mended as the admin guide says: without the
+# kernel's source the install stops, DKMS's make.log names the package to
+# install, and once it is there `dpkg --configure -a` builds the module.
+inroot /bin/sh -c 'mkdir -p /root/away && mv /usr/src/linux-source-*.tar.xz /root/away/'
+if out=$(inroot apt-get install -q ./"${deb##*/}" 2>&1); then
+	notok "without the kernel's source, the install stops"
 else
-	notok "apt-get remove --purge rust-uncore-dkms"
-	printf '%s\n' "$out" | tail -20 | sed 's/^/#   /'
+	log=/var/lib/dkms/rust-uncore/$version/build/make.log
+	why=$(inroot cat "$log" 2>/dev/null | grep '^stock-kdir:' | head -1)
+	case "$why" in
+	*"install linux-source-"*) ok "without the kernel's source, the install stops, and $log says: $why" ;;
+	*) notok "without the kernel's source, the install stops, and $log names the package"; printf '%s\n' "$out" | tail -8 | sed 's/^/#   /' ;;
+	esac
 fi
-left=$(inroot /bin/sh -c "dpkg -s rust-uncore-dkms 2>/dev/null | grep '^Status:'; dkms status rust-uncore 2>/dev/null
-	ls -d /usr/src/rust-uncore-* /var/lib/dkms/rust-uncore /lib/modules/*/updates/dkms/rust_uncore.ko* 2>/dev/null
-	grep -H rust_uncore /lib/modules/*/modules.dep 2>/dev/null" 2>&1)
-if [ -z "$left" ]; then
-	ok "nothing of it is left (dpkg, dkms status, /usr/src, /var/lib/dkms, /lib/modules)"
+inroot /bin/sh -c 'mv /root/away/* /usr/src/'
+if out=$(inroot dpkg --configure -a 2>&1) &&
+	inroot dkms status rust-uncore 2>&1 | grep -F "rust-uncore/$version, $release, " | grep -q ': installed$'; then
+	ok "with the source back, dpkg --configure -a builds and installs it"
 else
-	notok "nothing of it is left"
-	printf '%s\n' "$left" | head -10 | sed 's/^/#   /'
+	notok "with the source back, dpkg --configure -a builds and installs it"
+	printf '%s\n' "$out" | tail -8 | sed 's/^/#   /'
 fi
+purged "after the mended install"
 echo "1..$tap_n"
 exit "$failed"
