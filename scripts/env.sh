@@ -81,8 +81,11 @@ distro_headers() {
 # Debian's own addresses); the same names in the environment override them.
 debian_mirrors() {
 	local targets=""
+	# "SUITE URI" of each source apt would update from (an HTTP or HTTPS
+	# one: debootstrap takes no other), in the order of its sources.
 	if grep -qsx 'ID=debian' /etc/os-release && command -v apt-get >/dev/null; then
-		targets=$(apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 'Created-By: Packages' 2>/dev/null | sort -u || true)
+		targets=$(apt-get --print-uris update 2>/dev/null |
+			sed -n "s|^'\(https\{0,1\}://[^']*\)/dists/\([^/']*\)/InRelease'.*|\2 \1|p" || true)
 	fi
 	if [ -z "${DEBIAN_MIRROR:-}" ]; then
 		DEBIAN_MIRROR=$(printf '%s\n' "$targets" | awk '$1 ~ /^[a-z]+$/ { print $2; exit }')
