@@ -19,14 +19,8 @@
 set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 
-root=$("$repo/scripts/stock-kernel.sh" --variant stock --print-root)
-release=$("$repo/scripts/stock-kernel.sh" --variant stock --print-release)
+stock_root
 vdir=$("$repo/scripts/stock-kernel.sh" --variant stock --print-dir)
-if [ ! -f "$root/.complete" ]; then
-	echo "not ok 1 the Debian 13 root exists ($root; scripts/build-kernel.sh --variant stock)"
-	echo "1..1"
-	exit 1
-fi
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
 work=$(mktemp -d)
@@ -75,9 +69,6 @@ else
 fi
 # The README's toolchain line (the first apt-get of its stock-build block)
 # and DKMS are dependencies.
-readme_block() {
-	sed -n "/^<!-- $1:/,/^<!-- \\/$1 -->/p" "$repo/README.md" | sed -n '/^```/,/^```/p' | sed '/^```/d'
-}
 toolchain=$(readme_block stock-build | sed -e ':a' -e '/\\$/N; s/\\\n//; ta' | grep '^apt-get install' | head -1 |
 	sed 's/^apt-get install//')
 depends=" $(dpkg-deb -f "$deb" Depends | sed 's/([^)]*)//g; s/[,|]/ /g') "

@@ -14,17 +14,7 @@
 set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 
-root=$("$repo/scripts/stock-kernel.sh" --variant stock --print-root)
-release=$("$repo/scripts/stock-kernel.sh" --variant stock --print-release)
-if [ ! -f "$root/.complete" ]; then
-	echo "not ok 1 the Debian 13 root exists ($root; scripts/build-kernel.sh --variant stock)"
-	echo "1..1"
-	exit 1
-fi
-# block NAME: the commands of README.md's fenced block after <!-- NAME: ... -->.
-block() {
-	sed -n "/^<!-- $1:/,/^<!-- \\/$1 -->/p" "$repo/README.md" | sed -n '/^```/,/^```/p' | sed '/^```/d'
-}
+stock_root
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # What a clone has (every file, outside a git checkout).
@@ -45,7 +35,7 @@ run_block() {
 }
 
 # The build block, as one shell script that stops at the first failure.
-block stock-build >"$work/build.sh"
+readme_block stock-build >"$work/build.sh"
 if [ ! -s "$work/build.sh" ]; then
 	notok "README.md has a stock-build block"
 else
@@ -73,7 +63,7 @@ fi
 # DKMS: add, build and install for the stock kernel (reusing the prepared
 # tree), signed with DKMS's key; then removed, so that the module modprobe
 # finds in the guests is make stock-install's.
-block stock-dkms >"$work/dkms.sh"
+readme_block stock-dkms >"$work/dkms.sh"
 run_block stock-dkms dkms.sh
 dko=$(ls "$root/lib/modules/$release/updates/dkms/rust_uncore.ko"* 2>/dev/null | head -1)
 if [ -n "$dko" ]; then

@@ -29,3 +29,22 @@ refused() {
 		printf '%s\n' "$out" | head -5 | sed 's/^/#   /'
 	fi
 }
+
+# stock_root: sets root and release, the Debian 13 root of
+# scripts/stock-kernel.sh and the stock kernel's release; without the root,
+# one failing result and exit.
+stock_root() {
+	root=$("$repo/scripts/stock-kernel.sh" --variant stock --print-root)
+	release=$("$repo/scripts/stock-kernel.sh" --variant stock --print-release)
+	if [ ! -f "$root/.complete" ]; then
+		echo "not ok 1 the Debian 13 root exists ($root; scripts/build-kernel.sh --variant stock)"
+		echo "1..1"
+		exit 1
+	fi
+}
+
+# readme_block NAME: the commands of README.md's fenced block after
+# <!-- NAME: ... -->.
+readme_block() {
+	sed -n "/^<!-- $1:/,/^<!-- \\/$1 -->/p" "$repo/README.md" | sed -n '/^```/,/^```/p' | sed '/^```/d'
+}
