@@ -62,6 +62,16 @@ pub enum Invalid {
         /// The offending bits.
         bits: u64,
     },
+    /// Bits of a field's register that the manual reserves ("must write
+    /// to 0") or leaves undefined.
+    Reserved {
+        /// The word.
+        word: Word,
+        /// The offending bits.
+        bits: u64,
+        /// The field (its `format/` name).
+        field: &'static str,
+    },
     /// `event=0xff` on a box without a fixed counter.
     NoFixedCounter,
     /// The fixed counter exists only on box 0.
@@ -87,6 +97,15 @@ impl fmt::Display for Invalid {
                     "{} bits {:#x} are not used by this event",
                     word.name(),
                     bits
+                )
+            }
+            Invalid::Reserved { word, bits, field } => {
+                write!(
+                    f,
+                    "{} bits {:#x} are reserved in {} (they must be 0)",
+                    word.name(),
+                    bits,
+                    field
                 )
             }
             Invalid::NoFixedCounter => write!(f, "this PMU has no fixed counter (event=0xff)"),

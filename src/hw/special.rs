@@ -94,6 +94,15 @@ pub(crate) fn no_bits(word: Word, bits: u64) -> Result<(), Invalid> {
     }
 }
 
+/// Refuses `bits` of `word`, set in `field`, that the manual reserves.
+pub(crate) fn no_reserved(word: Word, field: &'static str, bits: u64) -> Result<(), Invalid> {
+    if bits != 0 {
+        Err(Invalid::Reserved { word, bits, field })
+    } else {
+        Ok(())
+    }
+}
+
 /// Match/mask pairs (SNB-EP/IVB-EP QPI, NHM-EX B- and S-box): slot 0
 /// holds `config1` (match), slot 1 `config2` (mask), for the events that
 /// use them (`uses`); the others may not set either.

@@ -372,6 +372,89 @@ fn nhmex_rbox_limits_and_pairs() {
 }
 
 #[test]
+fn nhmex_match_mask_reserved_bits_are_refused() {
+    // R-box XBR set 1 of port 0 (event 4): RDS 51:48, RNID 35:31, DNID
+    // 17:13, MC 12:9, OPC 8:5, VNW 4:3 are fields; the rest is reserved
+    // (325294 Tables 2-51, 2-52).
+    let r = t(&WSMEX, "rbox");
+    let xbr = |config1: u64, config2: u64| {
+        encode(
+            r,
+            0,
+            Attr {
+                config: (4 << 1) | (0x21_0000 << 32),
+                config1,
+                config2,
+            },
+        )
+    };
+    let fields = (0xf << 48) | (0x1f << 31) | (0x1f << 13) | (0xf << 9) | (0xf << 5) | (0x3 << 3);
+    assert!(xbr(fields, fields).is_ok());
+    for bit in (0..64).filter(|b| fields & (1u64 << b) == 0) {
+        assert_eq!(
+            xbr(1 << bit, 0),
+            Err(Invalid::Reserved {
+                word: Word::Config1,
+                bits: 1 << bit,
+                field: "xbr_match"
+            }),
+            "xbr_match bit {bit}"
+        );
+        assert_eq!(
+            xbr(0, 1 << bit),
+            Err(Invalid::Reserved {
+                word: Word::Config2,
+                bits: 1 << bit,
+                field: "xbr_mask"
+            }),
+            "xbr_mask bit {bit}"
+        );
+    }
+    // B-box match/mask: opc_out (59:56) is the highest field (Tables 2-22,
+    // 2-23); event 4 of counter 2 (ADDR_IN_MATCH) uses them.
+    let b = t(&NHMEX, "bbox");
+    let bb = |config1: u64, config2: u64| {
+        encode(
+            b,
+            0,
+            Attr {
+                config: (2 << 6) | (4 << 1),
+                config1,
+                config2,
+            },
+        )
+    };
+    assert!(bb(u64::MAX >> 4, u64::MAX >> 4).is_ok());
+    assert_eq!(
+        bb(1 << 60, 0),
+        Err(Invalid::Reserved {
+            word: Word::Config1,
+            bits: 1 << 60,
+            field: "match"
+        })
+    );
+    assert_eq!(
+        bb(0, 0xf << 60),
+        Err(Invalid::Reserved {
+            word: Word::Config2,
+            bits: 0xf << 60,
+            field: "mask"
+        })
+    );
+    assert_eq!(
+        std::format!(
+            "{}",
+            Invalid::Reserved {
+                word: Word::Config1,
+                bits: 0x7,
+                field: "xbr_match"
+            }
+        ),
+        "config1 bits 0x7 are reserved in xbr_match (they must be 0)"
+    );
+}
+
+#[test]
 fn nhmex_mbox_subcontrols() {
     let m = t(&WSMEX, "mbox");
     // bbox_cmds_read: inc_sel=0xd, fvc=0x5000 -> ZDP field 0.

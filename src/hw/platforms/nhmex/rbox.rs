@@ -7,7 +7,7 @@ use crate::hw::desc::{BoxType, Word};
 use crate::hw::encode::{Attr, Encoded, Invalid};
 use crate::hw::program::{Addr, Msr, Ops};
 use crate::hw::shared::{Choice, Request, Shared};
-use crate::hw::special::{no_bits, Special};
+use crate::hw::special::{no_bits, no_reserved, Special};
 
 /// Number of R-box slots per port: IPERF0, IPERF1, QLX low byte, QLX high
 /// byte, XBR set 1 (MM_CFG, MATCH, MASK), XBR set 2 (MM_CFG, MATCH, MASK).
@@ -18,6 +18,11 @@ pub const RBOX_PORT_SLOTS: u8 = 10;
 /// the pair, rewriting the event select).
 #[derive(Debug)]
 pub struct Rbox;
+
+/// The bits of `R_MSR_PORT{7-0}_XBR_SET{2-1}_MATCH` and `_MASK` the manual
+/// reserves, 63:52, 47:36, 30:18 and 2:0 ("Reserved; Must write to 0 else
+/// behavior is undefined", 325294 Tables 2-51, 2-52).
+const XBR_RESERVED: u64 = (0xfff << 52) | (0xfff << 36) | (0x1fff << 18) | 0x7;
 
 /// `pmi_en` of an R-box counter control (Table 2-44).
 const PMI_EN: u64 = 1 << 6;
@@ -54,6 +59,8 @@ impl Special for Rbox {
                     .or(Choice::new(ctl_of(sub ^ 1)).with(base + 2 + other as u8, v << (8 * other)))
             }
             _ => {
+                no_reserved(Word::Config1, "xbr_match", attr.config1 & XBR_RESERVED)?;
+                no_reserved(Word::Config2, "xbr_mask", attr.config2 & XBR_RESERVED)?;
                 let set = (sub - 4) as u8;
                 let slots = |s: u8| base + 4 + 3 * s;
                 Request::one(

@@ -4,11 +4,11 @@
 //! (325294). The M-box and R-box have their own files.
 
 use crate::hw::bits::low_mask;
-use crate::hw::desc::BoxType;
+use crate::hw::desc::{BoxType, Word};
 use crate::hw::encode::{Attr, Encoded, Invalid};
 use crate::hw::program::{Addr, Ctr, Msr, Ops};
 use crate::hw::shared::{Choice, Shared};
-use crate::hw::special::{match_mask, Special};
+use crate::hw::special::{match_mask, no_reserved, Special};
 
 /// The B-box: the event's counter is chosen by `counter` (config bits
 /// 7:6); some events of counters 0 to 2 use the match/mask registers
@@ -16,6 +16,11 @@ use crate::hw::special::{match_mask, Special};
 /// apart).
 #[derive(Debug)]
 pub struct Bbox;
+
+/// Bits 63:60 of `B_MSR_MATCH_REG` and `B_MSR_MASK_REG`, above their highest
+/// field (`opc_out`, 59:56; 325294 Tables 2-22, 2-23), which the manual
+/// does not define.
+const BBOX_UNDEFINED: u64 = 0xf << 60;
 
 impl Special for Bbox {
     fn encode(&self, _t: &BoxType, plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
@@ -27,7 +32,10 @@ impl Special for Bbox {
             2 => ev == 4,
             _ => false,
         };
-        match_mask(plain, attr, uses)
+        let e = match_mask(plain, attr, uses)?;
+        no_reserved(Word::Config1, "match", attr.config1 & BBOX_UNDEFINED)?;
+        no_reserved(Word::Config2, "mask", attr.config2 & BBOX_UNDEFINED)?;
+        Ok(e)
     }
 
     fn write_shared(&self, i: u32, s: &Shared, _choice: &Choice, ops: &mut Ops) {
