@@ -7,8 +7,9 @@
 //! (B-box), 2-37 (S-box), 2-54 (R-box), 2-84 (M-box) and 2-101 (W-box), and
 //! the unit masks and subcontrol values of the event list after each. The
 //! guide describes Westmere-EX; Nehalem-EX has the same boxes and events but
-//! another layout of the M-box `ZDP_CTL_FVC` register, so only the M-box has
-//! a table per part.
+//! another layout of the M-box `ZDP_CTL_FVC` register and 8 C-boxes where
+//! Westmere-EX has 10, so the M-box (`*_fvc.tsv`) and the S-box events that
+//! name C-box pairs (`*_sbox_cbox.tsv`) have a table per part.
 //!
 //! Manual events left out, as the box's formats cannot express them or the
 //! encoder refuses them:

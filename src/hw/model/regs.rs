@@ -60,6 +60,18 @@ pub(super) mod skl_bits {
 
 /// Implemented bits of a counter control register, by family and box type.
 pub(super) fn ctl_valid(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 {
+    let bits = ctl_bits(p, fam, ty);
+    // IVB-EP's controls are SNB-EP's without `inv` (bit 23), in its U-box
+    // and its other boxes alike.
+    if p == PlatformId::IvyBridgeEp {
+        bits & !(1 << 23)
+    } else {
+        bits
+    }
+}
+
+/// The bits of [`ctl_valid`] before the differences of a part.
+fn ctl_bits(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 {
     match fam {
         // U: thresh 28:24, invert 23, en 22, edge 18, umask, ev_sel (Table 2-2).
         Family::EpUbox => 0x1fc4_ffff,

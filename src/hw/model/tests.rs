@@ -518,6 +518,26 @@ fn ivbep_frz_freezes_without_frz_en() {
 }
 
 #[test]
+fn ivbep_controls_have_no_inv() {
+    // IVB-EP's controls lack SNB-EP's `inv` (bit 23): it does not stick, in
+    // the U-box, the C-boxes or the PCI boxes; SNB-EP keeps it.
+    let mut m = Model::new(PlatformId::IvyBridgeEp, 1);
+    m.wrmsr(0, 0xc10, 0xc0_0011).unwrap();
+    assert_eq!(m.rdmsr(0, 0xc10).unwrap(), 0x40_0011, "U-box");
+    m.wrmsr(0, 0xd10, 0xc0_0114).unwrap();
+    assert_eq!(m.rdmsr(0, 0xd10).unwrap(), 0x40_0114, "C-box");
+    let ha = Role::Box {
+        ty: BoxKind::Ha,
+        index: 0,
+    };
+    m.cfg_write(0, ha, 0xd8, 0xc0_0001).unwrap();
+    assert_eq!(m.cfg_read(0, ha, 0xd8).unwrap(), 0x40_0001, "HA");
+    let mut s = Model::new(PlatformId::SandyBridgeEp, 1);
+    s.wrmsr(0, 0xd10, 0xc0_0114).unwrap();
+    assert_eq!(s.rdmsr(0, 0xd10).unwrap(), 0xc0_0114, "SNB-EP C-box");
+}
+
+#[test]
 fn ivbep_cbox_filter_is_split_over_two_msrs() {
     let mut d = Drv::new(PlatformId::IvyBridgeEp, 1);
     let t = d.m.desc().box_type("cbox").unwrap();

@@ -11,8 +11,11 @@
 //! 0xe02 (Tables 2-2, 2-3), the UCLK fixed counter 0x394/0x395 (Tables 2-4,
 //! 2-5), `MSR_UNC_CBO_CONFIG` 0x396 (Table 2-6), two counters per CBo and two
 //! in the ARB (Tables 1-2, 2-1, 2-7, 2-8), and the IMC free-running counters
-//! (Table 3-3). The manual lists two counters per CBo (the Linux driver
-//! programs four).
+//! (Table 3-3). The manual contradicts itself on the CBo: its counter
+//! summary (Table 1-2) and MSR list (Table 2-1, `PERFEVTSEL0-1` and
+//! `PERFCTR0-1` of each CBo) give two counters, its text in §2.4 "four event
+//! select control registers" per CBo. The driver keeps the tables' two (the
+//! Linux driver programs four).
 
 use super::common::*;
 use super::{cfg, f};

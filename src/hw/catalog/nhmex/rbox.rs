@@ -20,8 +20,10 @@ use crate::hw::desc::Alias;
 pub const RBOX: &[Alias] = tsv!(include_str!("rbox.tsv"));
 
 /// The message events of Table 2-53 on each port, counted by the port's
-/// first XBAR match/mask set (`xbr_mm_cfg=0x210000`: trigger enabled, flit
-/// count ignored, as the table's note asks).
+/// first XBAR match/mask set (`xbr_mm_cfg=0x210000`: `mm_trig_en`, bit 21,
+/// and `match_flit_cnt` 0x1, bits 19:16, so that a packet counts once, on
+/// its first flit, as the note before Table 2-50 asks; `ig_flit_cnt`, bit
+/// 20, stays 0).
 ///
 /// A table apart from [`RBOX`] because `xbr_match` and `xbr_mask` are
 /// 64-bit fields; `catalog::parts` exports both in `events/`.
