@@ -17,7 +17,9 @@
 //!   (counted in `stats` as `noise_nmis`). An occurrence
 //!   stands for time passing: the boxes' poll then runs on the collector,
 //!   as the poll timer would during those cycles. A count that could move
-//!   a counter by a whole wrap in one step is refused (`ERANGE`).
+//!   a counter by a whole wrap in one step, an event select past bits 8:0
+//!   or a property past the box's field (a C-box STATE bit number past its
+//!   filter, say) is refused (`ERANGE`).
 //! - `regs` (read): every box's registers on every socket.
 //! - `stats` (read): NMIs taken as uncore PMIs, PMIs handled, NMIs left to
 //!   other handlers, the PCI registry's size, the self-test's outcome, and

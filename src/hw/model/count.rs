@@ -227,6 +227,7 @@ pub(super) fn inject(
 ) -> Result<u32, ModelError> {
     let b = sock.boxes[k];
     let ty = platforms::by_id(p).types.get(b.ty as usize).map(|t| t.kind);
+    fields_fit(p, ty, o)?;
     let mut hits = 0;
     if o.event == 0xff && b.has_fixed {
         if fixed_enabled(p, sock, &b) {
@@ -282,6 +283,41 @@ pub(super) fn inject(
         hits += 1;
     }
     Ok(hits)
+}
+
+/// Refuses an occurrence with a value its box's registers cannot hold: an
+/// event select past bits 8:0 (the widest, with the extended select bit);
+/// on an SNB-EP or IVB-EP C-box a TID past 5 bits, a STATE (NID) bit number
+/// past the filter's 5 (8) bits, 6 (16) on IVB-EP, an opcode past 9 bits
+/// (327043 Table 2-12); a PCU `occ_sel` past 2 bits; an NHM-EX B-box
+/// counter past 3. A box without such a field ignores the property.
+fn fields_fit(p: PlatformId, ty: Option<BoxKind>, o: &Occurrence) -> Result<(), ModelError> {
+    let ep = matches!(p, PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp);
+    let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
+    let below = |v: Option<u64>, limit: u64| v.map_or(true, |v| v < limit);
+    let pr = &o.props;
+    let ok = u64::from(o.event) <= 0x1ff
+        && match ty {
+            Some(BoxKind::Cbox) if ep => {
+                let (states, nodes) = if p == PlatformId::IvyBridgeEp {
+                    (6, 16)
+                } else {
+                    (5, 8)
+                };
+                below(pr.tid.map(u64::from), 1 << 5)
+                    && below(pr.state.map(u64::from), states)
+                    && below(pr.nid.map(u64::from), nodes)
+                    && below(pr.opc.map(u64::from), 1 << 9)
+            }
+            Some(BoxKind::Pcu) if ep => below(pr.occ_sel.map(u64::from), 4),
+            Some(BoxKind::Bbox) if nhm => below(pr.counter.map(u64::from), 4),
+            _ => true,
+        };
+    if ok {
+        Ok(())
+    } else {
+        Err(ModelError::Range)
+    }
 }
 
 /// Whether counter `j` of `b` is enabled through the whole hierarchy.

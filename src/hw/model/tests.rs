@@ -1008,48 +1008,30 @@ fn sbox_occupancy_starts_from_zero() {
     assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 600);
 }
 
-/// A C-box STATE (NID) filter bit number past the register (the
-/// simulation's `state=64`, `nid=200`) is a state (node) the filter cannot
-/// select: not counted, and no shift overflow.
+/// A C-box STATE (NID) filter bit number past the filter's field (the
+/// simulation's `state=64`, `nid=200`) is refused with `Range` and changes
+/// nothing; an in-range one counts. The last bit of the field counts.
 #[test]
-fn cbox_filter_bit_numbers_past_the_register_do_not_count() {
-    for p in [PlatformId::SandyBridgeEp, PlatformId::IvyBridgeEp] {
+fn cbox_filter_bit_numbers_past_the_field_are_refused() {
+    for (p, states, nodes) in [
+        (PlatformId::SandyBridgeEp, 5u8, 8u8),
+        (PlatformId::IvyBridgeEp, 6, 16),
+    ] {
         let pl = crate::hw::platforms::by_id(p);
         let t = pl.box_type("cbox").unwrap();
         // LLC_LOOKUP (0x34) with every state selected; with every node
         // (umask 0x41, the NID-filtered lookups).
-        for (config, filter, umask) in
-            [(0x0334, "filter_state", 0x03), (0x4134, "filter_nid", 0x41)]
-        {
+        for (config, filter, umask, width) in [
+            (0x0334, "filter_state", 0x03, states),
+            (0x4134, "filter_nid", 0x41, nodes),
+        ] {
             let mut attr = Attr::config(config);
             crate::hw::terms::apply(t.format(filter).unwrap(), !0, &mut attr);
             let mut d = Drv::new(p, 1);
             let mut sh = Shared::default();
             let pr = program(&mut d, t, 0, attr, &mut sh);
             let base = Occurrence::simple(0x34, umask, 10);
-            // An in-range bit counts: the filter is on.
-            let before = d.read(t, 0, pr.ctr);
-            let props = if filter == "filter_state" {
-                Props {
-                    state: Some(0),
-                    ..Props::default()
-                }
-            } else {
-                Props {
-                    nid: Some(0),
-                    ..Props::default()
-                }
-            };
-            d.m.inject(0, BoxKind::Cbox, 0, &Occurrence { props, ..base })
-                .unwrap();
-            assert_eq!(
-                delta(before, d.read(t, 0, pr.ctr), pr.width),
-                10,
-                "{:?} {}",
-                p,
-                filter
-            );
-            for bitno in [64u8, 100, 255] {
+            let with = |bitno: u8| {
                 let props = if filter == "filter_state" {
                     Props {
                         state: Some(bitno),
@@ -1061,19 +1043,140 @@ fn cbox_filter_bit_numbers_past_the_register_do_not_count() {
                         ..Props::default()
                     }
                 };
+                Occurrence { props, ..base }
+            };
+            // In-range bits count: the filter is on.
+            for bitno in [0, width - 1] {
                 let before = d.read(t, 0, pr.ctr);
-                d.m.inject(0, BoxKind::Cbox, 0, &Occurrence { props, ..base })
-                    .unwrap();
+                d.m.inject(0, BoxKind::Cbox, 0, &with(bitno)).unwrap();
                 assert_eq!(
-                    d.read(t, 0, pr.ctr),
-                    before,
+                    delta(before, d.read(t, 0, pr.ctr), pr.width),
+                    10,
                     "{:?} {} bit {}",
                     p,
                     filter,
                     bitno
                 );
             }
+            for bitno in [width, 64, 255] {
+                let before = d.m;
+                assert_eq!(
+                    d.m.inject(0, BoxKind::Cbox, 0, &with(bitno)),
+                    Err(ModelError::Range),
+                    "{:?} {} bit {}",
+                    p,
+                    filter,
+                    bitno
+                );
+                assert_eq!(d.m, before);
+            }
         }
+    }
+}
+
+/// The other values past their fields: an event select past bits 8:0, a
+/// TID past 5 bits and an opcode past 9 on an SNB-EP C-box, a PCU
+/// `occ_sel` past 2 bits, an NHM-EX B-box counter past 3. A box without
+/// the field ignores the property (a Skylake C-box's `opc`).
+#[test]
+fn inject_values_past_their_fields_are_refused() {
+    let range = |p: PlatformId, kind: BoxKind, o: Occurrence| {
+        let mut m = Model::new(p, 1);
+        m.inject(0, kind, 0, &o)
+    };
+    let ev = |event: u16, props: Props| Occurrence {
+        props,
+        ..Occurrence::simple(event, 1, 1)
+    };
+    let snb = PlatformId::SandyBridgeEp;
+    for (p, kind, o) in [
+        (snb, BoxKind::Cbox, ev(0x200, Props::default())),
+        (
+            PlatformId::Skylake,
+            BoxKind::Cbox,
+            ev(0xffff, Props::default()),
+        ),
+        (
+            snb,
+            BoxKind::Cbox,
+            ev(
+                0x34,
+                Props {
+                    tid: Some(32),
+                    ..Props::default()
+                },
+            ),
+        ),
+        (
+            snb,
+            BoxKind::Cbox,
+            ev(
+                0x35,
+                Props {
+                    opc: Some(0x200),
+                    ..Props::default()
+                },
+            ),
+        ),
+        (
+            snb,
+            BoxKind::Pcu,
+            ev(
+                0x80,
+                Props {
+                    occ_sel: Some(4),
+                    ..Props::default()
+                },
+            ),
+        ),
+        (
+            PlatformId::WestmereEx,
+            BoxKind::Bbox,
+            ev(
+                0x4,
+                Props {
+                    counter: Some(4),
+                    ..Props::default()
+                },
+            ),
+        ),
+    ] {
+        assert_eq!(
+            range(p, kind, o),
+            Err(ModelError::Range),
+            "{:?} {:?} {:?}",
+            p,
+            kind,
+            o
+        );
+    }
+    for (p, kind, o) in [
+        (snb, BoxKind::Cbox, ev(0x1ff, Props::default())),
+        (
+            snb,
+            BoxKind::Cbox,
+            ev(
+                0x34,
+                Props {
+                    tid: Some(31),
+                    opc: Some(0x1ff),
+                    ..Props::default()
+                },
+            ),
+        ),
+        (
+            PlatformId::Skylake,
+            BoxKind::Cbox,
+            ev(
+                0x34,
+                Props {
+                    opc: Some(0xffff),
+                    ..Props::default()
+                },
+            ),
+        ),
+    ] {
+        assert!(range(p, kind, o).is_ok(), "{:?} {:?} {:?}", p, kind, o);
     }
 }
 
