@@ -294,7 +294,7 @@ pub(super) fn inject(
 fn fields_fit(p: PlatformId, ty: Option<BoxKind>, o: &Occurrence) -> Result<(), ModelError> {
     let ep = matches!(p, PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp);
     let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
-    let below = |v: Option<u64>, limit: u64| v.map_or(true, |v| v < limit);
+    let below = |v: Option<u64>, limit: u64| !matches!(v, Some(v) if v >= limit);
     let pr = &o.props;
     let ok = u64::from(o.event) <= 0x1ff
         && match ty {
