@@ -35,8 +35,11 @@ dkms_version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_DIR/dkms.conf")
 
 "$here/stock-kernel.sh" --variant stock --root-only >&2
 root=$("$here/stock-kernel.sh" --variant stock --print-root)
+sudo=()
+[ "$(id -u)" = 0 ] || sudo=(sudo)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# The root's tools write as root.
+trap '"${sudo[@]}" rm -rf "$work"' EXIT
 "$here/clone-files.sh" "$work/rust-uncore-$version"
 inroot() { "$here/in-root.sh" "$root" --bind "$work:/mnt/work" --cwd "$1" -- "${@:2}"; }
 
@@ -49,12 +52,13 @@ fi
 deb=rust-uncore-dkms_${version}_all.deb
 changes=$(cd "$work" && ls rust-uncore_"$version"_*.changes 2>/dev/null | head -1)
 [ -f "$work/$deb" ] && [ -n "$changes" ] || { echo "deb: dpkg-buildpackage made no $deb or .changes" >&2; exit 1; }
-echo "deb: built $deb in $((SECONDS - start)) s ($(stat -c %s "$work/$deb") bytes; installed: $(dpkg-deb -f "$work/$deb" Installed-Size) KiB)" >&2
+echo "deb: built $deb in $((SECONDS - start)) s ($(stat -c %s "$work/$deb") bytes; installed:" \
+	"$(inroot /mnt/work dpkg-deb -f "$deb" Installed-Size) KiB)" >&2
 
 # lintian (as nobody: it advises against root), with the tags it shows by
 # default and its informational ones; the overrides it applied are counted.
 rc=0
-chmod -R a+rX "$work"
+"${sudo[@]}" chmod -R a+rX "$work"
 inroot /mnt/work setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp \
 	lintian --info --display-info --show-overrides --fail-on error,warning "$deb" "$changes" >"$work/lintian.txt" 2>&1 || rc=$?
 mkdir -p "$out"
