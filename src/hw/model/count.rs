@@ -408,7 +408,12 @@ fn counts(
         return None;
     }
     let ok = match (nhm, ty) {
-        (false, Some(BoxKind::Cbox)) => cbox_filter(p, b, ctl, o),
+        // Only the SNB-EP and IVB-EP C-boxes have filters.
+        (false, Some(BoxKind::Cbox))
+            if matches!(p, PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp) =>
+        {
+            cbox_filter(p, b, ctl, o)
+        }
         (false, Some(BoxKind::Pcu)) => pcu_filter(b, ctl, o),
         (false, Some(BoxKind::Qpi)) if ctl & 0xff == 0x38 => match o.props.packet {
             Some(pk) => {

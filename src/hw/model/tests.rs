@@ -1178,6 +1178,27 @@ fn inject_values_past_their_fields_are_refused() {
     ] {
         assert!(range(p, kind, o).is_ok(), "{:?} {:?} {:?}", p, kind, o);
     }
+    // A Skylake C-box has no filter: the properties do not keep an
+    // occurrence from counting.
+    let t = crate::hw::platforms::by_id(PlatformId::Skylake)
+        .box_type("cbox")
+        .unwrap();
+    let mut d = Drv::new(PlatformId::Skylake, 1);
+    let mut sh = Shared::default();
+    let pr = program(&mut d, t, 0, Attr::config(0x0134), &mut sh);
+    let before = d.read(t, 0, pr.ctr);
+    let o = Occurrence {
+        props: Props {
+            tid: Some(3),
+            nid: Some(1),
+            state: Some(2),
+            opc: Some(0x1ff),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0x34, 1, 7)
+    };
+    d.m.inject(0, BoxKind::Cbox, 0, &o).unwrap();
+    assert_eq!(delta(before, d.read(t, 0, pr.ctr), pr.width), 7);
 }
 
 /// A step of a whole wrap or more is refused and changes nothing, on every

@@ -335,7 +335,7 @@ impl GlobalControl for SklGlobal {
         }
         // Table 2-3 prints bit 31 for `CBO_CTR_OVF` and reserves 63:4; bit 3
         // is the one bit it leaves unnamed, and the one taken here
-        // (platforms.rst, "Manual points handled").
+        // (platforms.rst, Skylake, "The overflow bit of the C-boxes").
         if st & 8 != 0 {
             // "A CBox counter overflowed (on any slice)": every C-box.
             w.hit(Hit {
