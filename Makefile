@@ -150,9 +150,9 @@ stock:
 stock-install: stock
 	$(MAKE) KDIR=$(STOCK_KDIR) install
 
-# The Debian package, built in a Debian 13 root with Debian 13's tools.
+# The Debian package, built in a Debian 13 root with Debian 13's tools
+# (the machine needs only debootstrap, curl and xz to make the root).
 deb:
-	scripts/install-deps.sh
 	scripts/deb.sh
 
 # The module's objects here are Kbuild's to remove, from the KDIR they were

@@ -14,7 +14,8 @@
 # Usage: scripts/deb.sh [--out DIR]
 #   --out DIR   where the results go (default: build/deb in the repository)
 #   --help      this text
-# Needs root (or sudo) and, for a new root, the network to Debian's archive.
+# Needs root (or sudo), debootstrap, curl and xz and, for a new root, the
+# network to Debian's archive.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
@@ -27,6 +28,11 @@ while [ $# -gt 0 ]; do
 	*) echo "deb: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
+missing=""
+for t in debootstrap curl xz; do
+	command -v "$t" >/dev/null || [ -x "/usr/sbin/$t" ] || missing="$missing $t"
+done
+[ -z "$missing" ] || { echo "deb: missing:$missing (apt-get install debootstrap curl xz-utils)" >&2; exit 1; }
 version=$(sed -n '1s/^rust-uncore (\([^)]*\)).*/\1/p' "$REPO_DIR/debian/changelog")
 [ -n "$version" ] || { echo "deb: debian/changelog does not start with a rust-uncore entry" >&2; exit 1; }
 dkms_version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_DIR/dkms.conf")
@@ -50,7 +56,7 @@ if ! inroot "/mnt/work/rust-uncore-$version" dpkg-buildpackage -us -uc -b >"$wor
 	exit 1
 fi
 deb=rust-uncore-dkms_${version}_all.deb
-changes=$(cd "$work" && ls rust-uncore_"$version"_*.changes 2>/dev/null | head -1)
+changes=$(cd "$work" && ls rust-uncore_"$version"_*.changes 2>/dev/null | head -1 || true)
 [ -f "$work/$deb" ] && [ -n "$changes" ] || { echo "deb: dpkg-buildpackage made no $deb or .changes" >&2; exit 1; }
 echo "deb: built $deb in $((SECONDS - start)) s ($(stat -c %s "$work/$deb") bytes; installed:" \
 	"$(inroot /mnt/work dpkg-deb -f "$deb" Installed-Size) KiB)" >&2

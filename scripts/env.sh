@@ -80,19 +80,27 @@ distro_headers() {
 # local mirror or proxy keeps working; on a machine that is not Debian,
 # Debian's own addresses); the same names in the environment override them.
 debian_mirrors() {
-	local targets=""
+	local targets="" suites="buster|bullseye|bookworm|trixie|forky|duke|sid|oldoldstable|oldstable|stable|testing|unstable"
 	# "SUITE URI" of each source apt would update from (an HTTP or HTTPS
-	# one: debootstrap takes no other), in the order of its sources.
+	# one: debootstrap takes no other), in the order of its sources; only
+	# Debian's suites count (not another vendor's source of the machine),
+	# and a URI ending in the archive's usual name (.../debian) first.
+	pick() {
+		printf '%s\n' "$targets" | awk -v s="^($1)\$" -v tail="/$2/?\$" '
+			$1 ~ s && $2 ~ tail { print $2; found = 1; exit }
+			$1 ~ s && first == "" { first = $2 }
+			END { if (!found && first != "") print first }'
+	}
 	if grep -qsx 'ID=debian' /etc/os-release && command -v apt-get >/dev/null; then
 		targets=$(apt-get --print-uris update 2>/dev/null |
 			sed -n "s|^'\(https\{0,1\}://[^']*\)/dists/\([^/']*\)/InRelease'.*|\2 \1|p" || true)
 	fi
 	if [ -z "${DEBIAN_MIRROR:-}" ]; then
-		DEBIAN_MIRROR=$(printf '%s\n' "$targets" | awk '$1 ~ /^[a-z]+$/ { print $2; exit }')
+		DEBIAN_MIRROR=$(pick "$suites" debian)
 		DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 	fi
 	if [ -z "${DEBIAN_SECURITY_MIRROR:-}" ]; then
-		DEBIAN_SECURITY_MIRROR=$(printf '%s\n' "$targets" | awk '$1 ~ /-security$/ { print $2; exit }')
+		DEBIAN_SECURITY_MIRROR=$(pick "($suites)-security" debian-security)
 		DEBIAN_SECURITY_MIRROR=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 	fi
 	DEBIAN_MIRROR=${DEBIAN_MIRROR%/}

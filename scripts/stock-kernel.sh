@@ -93,7 +93,7 @@ resolve() {
 # The index is read at most once an hour (or when there is no record), so
 # that the variants one run builds agree on the kernel.
 if [ ! -f "$CACHE_DIR/roots/$index-$flavour.resolved" ] ||
-	{ { [ -z "$print" ] || [ "$print" = root-only ]; } && [ -z "$(find "$CACHE_DIR/roots/$index-$flavour.resolved" -mmin -60)" ]; }; then
+	{ [ -z "$print" ] && [ -z "$(find "$CACHE_DIR/roots/$index-$flavour.resolved" -mmin -60)" ]; }; then
 	resolve
 fi
 read -r release _ <"$CACHE_DIR/roots/$index-$flavour.resolved"
@@ -181,7 +181,7 @@ if [ ! -f "$root/.complete" ]; then
 	echo "stock-kernel: making a Debian $suite root in $root for kernel $release_amd64"
 	command -v debootstrap >/dev/null || { echo "stock-kernel: debootstrap is missing: run scripts/install-deps.sh" >&2; exit 1; }
 	"${sudo[@]}" rm -rf "$root"
-	"${sudo[@]}" debootstrap --variant=minbase --include=ca-certificates,curl "$suite" "$root" "$MIRROR" >"$CACHE_DIR/roots/debootstrap-$suite.log" 2>&1 ||
+	"${sudo[@]}" env ${APT_PROXY:+http_proxy="$APT_PROXY"} debootstrap --variant=minbase --include=ca-certificates,curl "$suite" "$root" "$MIRROR" >"$CACHE_DIR/roots/debootstrap-$suite.log" 2>&1 ||
 		{ tail -20 "$CACHE_DIR/roots/debootstrap-$suite.log" >&2; echo "stock-kernel: debootstrap $suite failed" >&2; exit 1; }
 	root_apt || true
 	# `uname -r` in the root answers with the stock kernel's release, as on

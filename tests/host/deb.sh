@@ -23,6 +23,9 @@ stock_root
 vdir=$("$repo/scripts/stock-kernel.sh" --variant stock --print-dir)
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
+# What an earlier run kept for the guests goes first: only this run's
+# install may reach them.
+"${sudo[@]}" rm -rf "$vdir/deb"
 work=$(mktemp -d)
 merged=$work/merged
 cleanup() {

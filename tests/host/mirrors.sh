@@ -20,12 +20,15 @@ trap 'rm -rf "$tmp"' EXIT
 mirrors() {
 	local c=$tmp/$1
 	shift
-	mkdir -p "$c/parts" "$c/lists/partial"
+	mkdir -p "$c/parts" "$c/conf.d" "$c/lists/partial"
 	touch "$c/sources.list"
 	{
 		printf 'Dir::Etc::sourcelist "%s/sources.list";\n' "$c"
 		printf 'Dir::Etc::sourceparts "%s/parts";\n' "$c"
 		printf 'Dir::State::lists "%s/lists";\n' "$c"
+		# Not the machine's own settings (a proxy there would win).
+		printf 'Dir::Etc::main "/dev/null";\n'
+		printf 'Dir::Etc::parts "%s/conf.d";\n' "$c"
 		[ ! -f "$c/proxy" ] || printf 'Acquire::http::Proxy "%s";\n' "$(cat "$c/proxy")"
 	} >"$c/apt.conf"
 	env -u DEBIAN_MIRROR -u DEBIAN_SECURITY_MIRROR -u APT_PROXY APT_CONFIG="$c/apt.conf" "$@" bash -c '
@@ -45,6 +48,12 @@ printf '%s\n' 'deb http://mirror.example/debian/ bookworm main' \
 echo "http://proxy.example:3142" >"$tmp/list/proxy"
 expect "one-line sources: the archive, its security archive and the proxy" \
 	"$(mirrors list)" "http://mirror.example/debian http://security.example/debian-security http://proxy.example:3142"
+
+mkdir -p "$tmp/vendor/parts"
+printf '%s\n' 'deb https://vendor.example/apt bookworm main' 'deb http://nodes.example/node nodistro main' \
+	'deb http://mirror.example/debian bookworm main' >"$tmp/vendor/parts/0vendor.list"
+expect "another vendor's sources before Debian's: Debian's archive" \
+	"$(mirrors vendor)" "http://mirror.example/debian http://deb.debian.org/debian-security -"
 
 mkdir -p "$tmp/deb822/parts"
 printf '%s\n' 'Types: deb' 'URIs: https://local.example/debian' 'Suites: bookworm bookworm-updates' 'Components: main' '' \
