@@ -72,6 +72,8 @@ if [ -n "$APT_PROXY" ]; then
 fi
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
+# sudo drops the environment: debootstrap's proxy goes through it.
+[ ${#sudo[@]} = 0 ] || [ -z "$APT_PROXY" ] || sudo=(sudo env http_proxy="$APT_PROXY")
 mkdir -p "$CACHE_DIR/roots" "$CACHE_DIR/kernel"
 
 # resolve: the newest linux-headers-<flavour> of the index names the
@@ -181,7 +183,7 @@ if [ ! -f "$root/.complete" ]; then
 	echo "stock-kernel: making a Debian $suite root in $root for kernel $release_amd64"
 	command -v debootstrap >/dev/null || { echo "stock-kernel: debootstrap is missing: run scripts/install-deps.sh" >&2; exit 1; }
 	"${sudo[@]}" rm -rf "$root"
-	"${sudo[@]}" env ${APT_PROXY:+http_proxy="$APT_PROXY"} debootstrap --variant=minbase --include=ca-certificates,curl "$suite" "$root" "$MIRROR" >"$CACHE_DIR/roots/debootstrap-$suite.log" 2>&1 ||
+	"${sudo[@]}" debootstrap --variant=minbase --include=ca-certificates,curl "$suite" "$root" "$MIRROR" >"$CACHE_DIR/roots/debootstrap-$suite.log" 2>&1 ||
 		{ tail -20 "$CACHE_DIR/roots/debootstrap-$suite.log" >&2; echo "stock-kernel: debootstrap $suite failed" >&2; exit 1; }
 	root_apt || true
 	# `uname -r` in the root answers with the stock kernel's release, as on
