@@ -171,7 +171,9 @@ if [ "$print" = root-only ] && [ -f "$root/.complete" ]; then
 	echo "stock-kernel: reusing the $suite root $root"
 	exit 0
 fi
-if [ -f "$vdir/.complete" ] && [ -f "$root/.complete" ]; then
+# A root made again under the same key (after another key's root replaced
+# it) has no prepared tree, whatever the variant's directory says.
+if [ -f "$vdir/.complete" ] && [ -f "$root/.complete" ] && [ -f "$root$tree_rel/.stock-kdir" ]; then
 	echo "stock-kernel: reusing $vdir (kernel $release)"
 	exit 0
 fi
