@@ -285,6 +285,11 @@ pub(super) fn inject(
     Ok(hits)
 }
 
+/// Whether `p`'s C-boxes and PCU have filters (SNB-EP and IVB-EP).
+fn ep_filters(p: PlatformId) -> bool {
+    matches!(p, PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp)
+}
+
 /// Refuses an occurrence with a value its box's registers cannot hold: an
 /// event select past bits 8:0 (the widest, with the extended select bit);
 /// on an SNB-EP or IVB-EP C-box a TID past 5 bits, a STATE (NID) bit number
@@ -292,7 +297,7 @@ pub(super) fn inject(
 /// (327043 Table 2-12); a PCU `occ_sel` past 2 bits; an NHM-EX B-box
 /// counter past 3. A box without such a field ignores the property.
 fn fields_fit(p: PlatformId, ty: Option<BoxKind>, o: &Occurrence) -> Result<(), ModelError> {
-    let ep = matches!(p, PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp);
+    let ep = ep_filters(p);
     let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
     let below = |v: Option<u64>, limit: u64| !matches!(v, Some(v) if v >= limit);
     let pr = &o.props;
@@ -408,12 +413,7 @@ fn counts(
         return None;
     }
     let ok = match (nhm, ty) {
-        // Only the SNB-EP and IVB-EP C-boxes have filters.
-        (false, Some(BoxKind::Cbox))
-            if matches!(p, PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp) =>
-        {
-            cbox_filter(p, b, ctl, o)
-        }
+        (false, Some(BoxKind::Cbox)) if ep_filters(p) => cbox_filter(p, b, ctl, o),
         (false, Some(BoxKind::Pcu)) => pcu_filter(b, ctl, o),
         (false, Some(BoxKind::Qpi)) if ctl & 0xff == 0x38 => match o.props.packet {
             Some(pk) => {
