@@ -14,6 +14,7 @@ use super::bindings;
 use kernel::ffi::c_char;
 use kernel::str::CStr;
 use kernel::types::Opaque;
+#[cfg(feature = "debugfs")]
 use kernel::uaccess::UserSlice;
 
 // In-place initialisation from a closure, and zeroing; `pin-init` became a
@@ -123,7 +124,8 @@ pub unsafe fn cstr_from_ptr<'a>(ptr: *const c_char) -> &'a CStr {
 }
 
 /// A user-space buffer of `len` bytes at `ptr` (`ru_user_ptr_newtype`:
-/// `UserPtr` became a newtype of the address).
+/// `UserPtr` became a newtype of the address). For `debugfs` only.
+#[cfg(feature = "debugfs")]
 pub(crate) fn user_slice(ptr: *const c_char, len: usize) -> UserSlice {
     #[cfg(ru_user_ptr_newtype)]
     return UserSlice::new(kernel::uaccess::UserPtr::from_addr(ptr as usize), len);

@@ -18,6 +18,9 @@ mod compat;
 pub mod cpu;
 pub mod cpuhp;
 pub mod cpumask;
+/// Only in a module built with `feature = "debugfs"`: the module users load
+/// has no debugfs files.
+#[cfg(feature = "debugfs")]
 pub mod debugfs;
 pub mod fs;
 pub mod hrtimer;

@@ -101,9 +101,9 @@ if [ "$inroot" = 1 ]; then
 	# the module's copy is mounted at the same path inside.
 	root=$("$here/build-kernel.sh" --variant "$variant" --print-dir >/dev/null && "$here/stock-kernel.sh" --variant "$variant" --print-root)
 	"$here/in-root.sh" "$root" --bind "$out:$out" -- \
-		make -s -C "${kdir#"$root"}" M="$out" -j"$(nproc)" TEST_PMU=1 "$@" modules >"$log" 2>&1
+		make -s -C "${kdir#"$root"}" M="$out" -j"$(nproc)" SIM=1 TEST_PMU=1 "$@" modules >"$log" 2>&1
 else
-	make -s -C "$kdir" M="$out" "${flags[@]}" -j"$(nproc)" TEST_PMU=1 "$@" modules >"$log" 2>&1
+	make -s -C "$kdir" M="$out" "${flags[@]}" -j"$(nproc)" SIM=1 TEST_PMU=1 "$@" modules >"$log" 2>&1
 fi
 rc=$?
 set -e

@@ -2,11 +2,12 @@
 
 //! Intel uncore performance monitoring for perf, in Rust.
 //!
-//! Crate root of `rust_uncore.ko`: the module list and the `module!`
-//! declaration. The hardware-independent core is [`hw`]; the kernel
-//! abstraction layer is `rust/`, brought in as [`sys`], and this driver's
-//! glue to it is `rust/uncore/`, brought in as `glue`: the only places with
-//! `unsafe` code (`hw` and `engine` forbid it).
+//! Crate root of `rust_uncore.ko`, the module users load: the hardware
+//! only. The hardware-independent core is [`hw`]; the kernel abstraction
+//! layer is `rust/`, brought in as [`sys`], and this driver's glue to it is
+//! `rust/uncore/`, brought in as `glue`: the only places with `unsafe` code
+//! (`hw` and `engine` forbid it). `rust_uncore_sim_main.rs` builds the same
+//! engine over the simulation instead.
 
 mod engine;
 #[path = "../rust/uncore/mod.rs"]
@@ -26,7 +27,7 @@ module! {
 
 /// The loaded module.
 struct RustUncore {
-    _driver: engine::Driver,
+    _driver: engine::Driver<engine::Hardware>,
 }
 
 impl kernel::Module for RustUncore {

@@ -6,9 +6,9 @@
 //! module (the test PMU in `tests/module/`) builds on it without this glue.
 //!
 //! - the module's device tables (its PCI and CPU aliases), from the core's
-//!   tables;
-//! - the `sim=` module parameter;
-//! - the register model's zeroed allocation;
+//!   tables (`rust_uncore.ko` only);
+//! - the `sim=` module parameter and the register model's zeroed
+//!   allocation (`rust_uncore_sim.ko` only, `feature = "sim"`);
 //! - the register handles of the core ([`hw::program::Msr`],
 //!   [`hw::program::CfgReg`], [`hw::pci::BarWindow`]) as the abstraction's
 //!   [`sys::msr::Register`], [`sys::pci::ConfigRegister`] and
@@ -22,9 +22,13 @@
 //! [`sys::pci::ConfigRegister`]: crate::sys::pci::ConfigRegister
 //! [`sys::pci::BarWindow`]: crate::sys::pci::BarWindow
 
+#[cfg(not(feature = "sim"))]
 mod device_tables;
+#[cfg(feature = "sim")]
 pub(crate) mod model;
+#[cfg(feature = "sim")]
 pub(crate) mod params;
 mod registers;
 
+#[cfg(not(feature = "sim"))]
 pub(crate) use device_tables::PCI_IDS;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The driver engine: platform selection, one perf PMU per box, the
-//! collecting CPU of each package and CPU hotplug, over a register backend
-//! (hardware or the simulation).
+//! collecting CPU of each package and CPU hotplug, generic over its
+//! register backend ([`Backend`]): the hardware ([`Hardware`], the module
+//! users load) or the simulation (`Sim`, `rust_uncore_sim.ko`). Each module
+//! is built with one of them: the other's files are not compiled in.
 //!
 //! Safe Rust only: every call into C goes through the abstractions of
 //! `rust/` (`crate::sys`).
@@ -10,24 +12,30 @@
 #![forbid(unsafe_code)]
 
 mod backend;
+#[cfg(not(feature = "sim"))]
+mod hardware;
 mod pcibox;
 mod pmi;
 mod pmu;
 mod register;
-mod selftest;
+#[cfg(feature = "sim")]
 mod sim;
-mod simclock;
+
+pub(crate) use backend::Backend;
+#[cfg(not(feature = "sim"))]
+pub(crate) use hardware::Hardware;
+#[cfg(feature = "sim")]
+pub(crate) use sim::Sim;
 
 use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::pci::Role;
-use crate::hw::platforms;
 use crate::hw::program::{self, GlobalState};
 use crate::sys::cpu::{self, CpuId, OnPackage};
 use crate::sys::cpuhp::{self, HotplugOps};
 use crate::sys::perf::Registration;
 use crate::sys::sync::{new_irq_lock, IrqLock};
-use crate::sys::{nmi, pci};
-use backend::{At, Backend};
+use crate::sys::nmi;
+use backend::{At, StallPoint};
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
@@ -57,11 +65,11 @@ pub(crate) struct Stats {
 
 /// State shared by every PMU of the driver.
 #[pin_data]
-pub(crate) struct Ctx {
+pub(crate) struct Ctx<R: Backend> {
     /// The platform driven.
     pub(crate) platform: &'static Platform,
     /// Where register accesses go.
-    pub(crate) backend: Backend,
+    pub(crate) regs: R,
     /// Number of packages.
     pub(crate) packages: usize,
     /// Collecting CPU of each package, or -1 while none is published (no
@@ -89,7 +97,7 @@ pub(crate) struct Ctx {
     pub(crate) stats: Stats,
 }
 
-impl Ctx {
+impl<R: Backend> Ctx<R> {
     /// The collecting CPU of package `pkg`, if one is published.
     pub(crate) fn collector(&self, pkg: usize) -> Option<CpuId> {
         CpuId::from_i32(self.collectors.get(pkg)?.load(Ordering::Acquire))
@@ -191,22 +199,24 @@ impl Ctx {
         })
     }
 
-    /// The online CPU of package `pkg` whose core has rank `rank`.
+    /// The online CPU of package `pkg` whose core has rank `rank` (the
+    /// simulation's PMI delivery).
+    #[cfg(feature = "sim")]
     pub(crate) fn cpu_of_core(pkg: usize, rank: u32) -> Option<CpuId> {
         CpuId::all().find(|&c| c.is_online() && c.package() == pkg && Self::core_index(c) == rank)
     }
 }
 
 /// A registered PMU.
-type Pmu = Pin<KBox<Registration<UncorePmu>>>;
+type Pmu<R> = Pin<KBox<Registration<UncorePmu<R>>>>;
 
 /// Every registered PMU, and the context they share.
-pub(crate) struct Core {
-    ctx: Arc<Ctx>,
-    pmus: KVec<Pmu>,
+pub(crate) struct Core<R: Backend> {
+    ctx: Arc<Ctx<R>>,
+    pmus: KVec<Pmu<R>>,
 }
 
-impl Core {
+impl<R: Backend> Core<R> {
     /// Starts a package's uncore on `cpu`, its new collector (the CPU this
     /// runs on): the global control (with PMIs to `cpu`'s core) and every
     /// box present.
@@ -267,7 +277,7 @@ impl Core {
     }
 
     /// The PMU of box `index` of kind `ty`.
-    fn pmu_of(&self, ty: BoxKind, index: u8) -> Option<&UncorePmu> {
+    fn pmu_of(&self, ty: BoxKind, index: u8) -> Option<&UncorePmu<R>> {
         self.pmus
             .iter()
             .map(|p| p.ops())
@@ -320,7 +330,7 @@ impl Core {
                 o.retire(pkg);
             }
         }
-        self.ctx.backend.stall(sim::StallPoint::Unplug);
+        self.ctx.regs.stall(StallPoint::Unplug);
         self.ctx.registry.unbind(pkg, role)?;
         self.refresh_cpumasks();
         pr_info!(
@@ -339,7 +349,7 @@ impl Core {
     }
 }
 
-impl HotplugOps for Core {
+impl<R: Backend> HotplugOps for Core<R> {
     fn online(&self, cpu: CpuId) -> Result {
         let pkg = cpu.package();
         let Some(slot) = self.ctx.collectors.get(pkg) else {
@@ -431,7 +441,7 @@ impl HotplugOps for Core {
 
 /// The plural ending of a count in a kernel message: "1 package",
 /// "2 packages".
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -450,99 +460,35 @@ fn is_pci(t: &BoxType) -> bool {
 }
 
 /// The loaded driver.
-pub(crate) struct Driver {
+pub(crate) struct Driver<R: Backend> {
     // Field order is drop order: hotplug first (with `unloading` set, every
-    // collector's teardown parks its package), then the NMI handler, the
-    // simulation's debugfs files, the PMUs, and the PCI driver.
-    _hotplug: Pin<KBox<cpuhp::Registration<Core>>>,
-    _nmi: Option<Pin<KBox<nmi::Registration<pmi::PmiNmi>>>>,
-    _sim: Option<sim::SimFiles>,
-    core: Arc<Core>,
-    _pci: Option<Pin<KBox<pci::Registration<pcibox::PciHandler>>>>,
+    // collector's teardown parks its package), then the NMI handler, what
+    // the backend added (the simulation's debugfs files), the PMUs, and
+    // what found the PCI functions (the hardware's PCI driver).
+    _hotplug: Pin<KBox<cpuhp::Registration<Core<R>>>>,
+    _nmi: Option<Pin<KBox<nmi::Registration<pmi::PmiNmi<R>>>>>,
+    _extras: R::Extras,
+    core: Arc<Core<R>>,
+    functions: Option<R::Functions>,
 }
 
-impl Drop for Driver {
+impl<R: Backend> Drop for Driver<R> {
     fn drop(&mut self) {
         // Runs before the fields are dropped.
         self.core.ctx.unloading.store(true, Ordering::Release);
         // The PCI driver's reference to the PMUs goes first, so that they
         // are unregistered with `core`, before the PCI driver.
-        if let Some(p) = &self._pci {
-            drop(p.ops().take_core());
+        if let Some(f) = &self.functions {
+            R::detach(f);
         }
     }
-}
-
-/// The `sim=` parameter: a platform and a socket count.
-struct SimArg {
-    platform: &'static Platform,
-    sockets: Option<usize>,
-    /// `pentiumd`: a family 15 model 6 part without the L3 EMON registers.
-    no_emon: bool,
-}
-
-/// The names `sim=` takes, for messages: every platform's, then
-/// `pentiumd`. It is `core`'s `Display`; 7.x's print macros take their own
-/// `Display`, which `core::fmt::Arguments` has on every kernel, so messages
-/// wrap it in `format_args!`.
-struct SimNames;
-
-impl core::fmt::Display for SimNames {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        for p in platforms::ALL.iter() {
-            write!(f, "{}, ", p.name)?;
-        }
-        f.write_str("pentiumd")
-    }
-}
-
-fn parse_sim(s: &str) -> Result<SimArg> {
-    let (name, sockets) = match s.split_once(':') {
-        Some((n, k)) => (n, Some(k.parse::<usize>().map_err(|_| EINVAL)?)),
-        None => (s, None),
-    };
-    let no_emon = name == "pentiumd";
-    let name = if no_emon { "xeon7100" } else { name };
-    let platform = platforms::by_name(name).ok_or(EINVAL)?;
-    Ok(SimArg {
-        platform,
-        sockets,
-        no_emon,
-    })
-}
-
-/// The platform to drive, `sim=`'s or the boot CPU's, and for `sim=`
-/// whether the simulated part lacks the L3 EMON registers.
-fn platform(packages: usize) -> Result<(&'static Platform, Option<bool>)> {
-    let Some(s) = crate::glue::params::sim() else {
-        return Ok((detect()?, None));
-    };
-    let s = s.to_str().map_err(|_| EINVAL)?;
-    let arg = parse_sim(s).inspect_err(|_| {
-        pr_err!(
-            "sim={}: expected <platform>[:<sockets>] with platform one of {}\n",
-            s,
-            format_args!("{}", SimNames)
-        )
-    })?;
-    if let Some(n) = arg.sockets {
-        if n != packages {
-            pr_err!(
-                "sim={}: {} socket{} asked for, but this machine has {} package{}\n",
-                s,
-                n,
-                plural(n),
-                packages,
-                plural(packages)
-            );
-            return Err(EINVAL);
-        }
-    }
-    Ok((arg.platform, Some(arg.no_emon)))
 }
 
 /// Per-package state, all packages alike.
-fn per_package<T>(packages: usize, mut f: impl FnMut() -> Result<T>) -> Result<KVec<T>> {
+pub(crate) fn per_package<T>(
+    packages: usize,
+    mut f: impl FnMut() -> Result<T>,
+) -> Result<KVec<T>> {
     let mut v = KVec::with_capacity(packages, GFP_KERNEL)?;
     for _ in 0..packages {
         v.push(f()?, GFP_KERNEL)?;
@@ -550,27 +496,12 @@ fn per_package<T>(packages: usize, mut f: impl FnMut() -> Result<T>) -> Result<K
     Ok(v)
 }
 
-impl Driver {
-    /// Detects the platform (or takes `sim=`), registers every PMU and the
-    /// hotplug callbacks.
+impl<R: Backend> Driver<R> {
+    /// Opens the backend (the boot CPU's platform, or `sim=`'s), registers
+    /// every PMU and the hotplug callbacks.
     pub(crate) fn new(module: &'static ThisModule) -> Result<Self> {
         let packages = cpu::max_packages().max(1);
-        let (platform, sim) = platform(packages)?;
-        let backend = if let Some(no_emon) = sim {
-            let mut m = crate::glue::model::alloc_zeroed()?;
-            m.reset(platform.id, packages);
-            m.no_emon = no_emon;
-            pr_info!(
-                "simulating {} with {} socket{}\n",
-                platform.description,
-                packages,
-                plural(packages)
-            );
-            let model = KBox::pin_init(new_irq_lock!(m, "rust_uncore:model"), GFP_KERNEL)?;
-            Backend::simulated(backend::Sim::new(model, packages)?)
-        } else {
-            Backend::hardware()
-        };
+        let (platform, regs) = R::open(packages)?;
         let collectors = per_package(packages, || Ok(AtomicI32::new(-1)))?;
         let parked = per_package(packages, || Ok(AtomicBool::new(true)))?;
         let globals = per_package(packages, || {
@@ -589,7 +520,7 @@ impl Driver {
         let ctx = Arc::pin_init(
             try_pin_init!(Ctx {
                 platform,
-                backend,
+                regs,
                 packages,
                 collectors,
                 parked,
@@ -610,23 +541,9 @@ impl Driver {
         register::box_pmus(module, &ctx, &counts, &mut pmus, register::Boxes::Msr)?;
         // PCI and MMIO boxes: find their functions, then register a PMU for
         // every box present on some package.
-        let has_pci = platform.types.iter().any(is_pci);
-        let pci_driver = match (ctx.backend.simulation(), has_pci) {
-            (_, false) => None,
-            (Some(sim), true) => {
-                pcibox::enumerate_sim(&ctx, sim)?;
-                None
-            }
-            (None, true) => match pcibox::PciHandler::new(ctx.clone()) {
-                Ok(h) => Some(KBox::pin_init(
-                    pci::Registration::new(module, c_str!("rust_uncore"), &crate::glue::PCI_IDS, h),
-                    GFP_KERNEL,
-                )?),
-                Err(e) => {
-                    pr_info!("no PCI uncore boxes: {:?}\n", e);
-                    None
-                }
-            },
+        let functions = match platform.types.iter().any(is_pci) {
+            true => Some(R::find_functions(module, &ctx)?),
+            false => None,
         };
         register::box_pmus(module, &ctx, &counts, &mut pmus, register::Boxes::Pci)?;
         let n_pmus = pmus.len();
@@ -637,30 +554,36 @@ impl Driver {
             },
             GFP_KERNEL,
         )?;
-        if let Some(d) = &pci_driver {
-            d.ops().set_core(core.clone());
-        }
-        // PMIs on NHM-EX/WSM-EX; under `sim=` also the self-test's NMI reads.
-        let nmi = match ctx.pmis() || ctx.backend.simulation().is_some() {
-            true => Some(KBox::pin_init(
-                nmi::Registration::new(c_str!("rust_uncore"), pmi::PmiNmi::new(&core)?),
-                GFP_KERNEL,
-            )?),
-            false => None,
+        // On a failure from here on, the PCI driver gives the PMUs back
+        // first, as at unload.
+        let undo = |e: Error| {
+            if let Some(f) = &functions {
+                R::detach(f);
+            }
+            e
         };
-        let sim_files = match ctx.backend.simulation() {
-            Some(sim) => Some(
-                sim::SimFiles::new(module, core.clone(), sim.clone()).inspect_err(|e| {
-                    pr_err!("sim: the debugfs files could not be created: {:?}\n", e)
-                })?,
-            ),
-            None => None,
+        let extras = R::attach(module, functions.as_ref(), &core).map_err(undo)?;
+        // PMIs on NHM-EX/WSM-EX; in the simulation also the self-test's NMI
+        // reads.
+        let nmi = match ctx.pmis() || R::NMI_ALWAYS {
+            true => {
+                let handler = pmi::PmiNmi::new(&core).map_err(undo)?;
+                Some(
+                    KBox::pin_init(
+                        nmi::Registration::new(c_str!("rust_uncore"), handler),
+                        GFP_KERNEL,
+                    )
+                    .map_err(undo)?,
+                )
+            }
+            false => None,
         };
         // Last: nothing can fail after the packages start.
         let hotplug = KBox::pin_init(
             cpuhp::Registration::new(c_str!("perf/x86/rust_uncore:online"), core.clone()),
             GFP_KERNEL,
-        )?;
+        )
+        .map_err(undo)?;
         pr_info!(
             "{}: {} PMU{} on {} package{}\n",
             platform.description,
@@ -672,9 +595,9 @@ impl Driver {
         Ok(Driver {
             _hotplug: hotplug,
             _nmi: nmi,
-            _sim: sim_files,
+            _extras: extras,
             core,
-            _pci: pci_driver,
+            functions,
         })
     }
 }
@@ -684,7 +607,7 @@ impl Driver {
 /// and Xeon 5000, which have no L3 EMON registers: a read faults), where
 /// the platform's global control names an MSR to try. Refuses with
 /// `ENODEV`.
-fn probe(ctx: &Ctx) -> Result {
+fn probe<R: Backend>(ctx: &Ctx<R>) -> Result {
     // Any package's registers tell (this CPU's, on hardware).
     let Some(p) = ctx.platform.global.probe() else {
         return Ok(());
@@ -700,27 +623,4 @@ fn probe(ctx: &Ctx) -> Result {
         return Err(ENODEV);
     }
     Ok(())
-}
-
-/// Picks the platform of the boot CPU, or refuses with `ENODEV`.
-fn detect() -> Result<&'static Platform> {
-    let id = cpu::boot_cpu();
-    if !id.intel {
-        pr_info!("not an Intel CPU; no uncore PMUs\n");
-        return Err(ENODEV);
-    }
-    if id.hypervisor {
-        pr_info!(
-            "running under a hypervisor, which does not expose the uncore; sim=<platform> drives a simulated uncore instead, whose counters change only through its debugfs files\n"
-        );
-        return Err(ENODEV);
-    }
-    platforms::for_cpu(id.family, id.model).ok_or_else(|| {
-        pr_info!(
-            "CPU family {} model {} has no supported uncore; sim=<platform> drives a simulated uncore instead, whose counters change only through its debugfs files\n",
-            id.family,
-            id.model
-        );
-        ENODEV
-    })
 }

@@ -19,19 +19,18 @@
 //! module unloads, because 6.12's perf core frees a PMU's per-CPU contexts
 //! on unregistration even while events still point at them.
 
-use super::backend::Sim;
-use super::{Core, Ctx};
+use super::backend::Backend;
+use super::Ctx;
 use crate::hw::desc::{BoxType, PlatformId};
-use crate::hw::model::MAX_SOCKETS;
-use crate::hw::pci::{self, BarWindow, PciError, Role, UboxRegs};
-use crate::sys::cpu;
+use crate::hw::pci::{self, PciError, Role, UboxRegs};
 use crate::sys::mmio::Mmio;
-use crate::sys::pci::{Device, DeviceRef, Driver};
-use crate::sys::rcu::{Guard, RcuBox};
-use crate::sys::sync::{new_irq_lock, IrqLock};
+use crate::sys::pci::DeviceRef;
+#[cfg(not(feature = "sim"))]
+use crate::sys::rcu::Guard;
+use crate::sys::rcu::RcuBox;
 use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::prelude::*;
-use kernel::sync::{new_mutex, Arc, Mutex};
+use kernel::sync::{new_mutex, Mutex};
 
 /// One PCI function of one package.
 pub(crate) struct PciEntry {
@@ -54,11 +53,13 @@ impl PciEntry {
     }
 
     /// The bound device.
+    #[cfg(not(feature = "sim"))]
     pub(crate) fn device<'a>(&'a self, g: &'a Guard) -> Option<&'a DeviceRef> {
         self.dev.get(g)
     }
 
     /// The MMIO window.
+    #[cfg(not(feature = "sim"))]
     pub(crate) fn mmio<'a>(&'a self, g: &'a Guard) -> Option<&'a Mmio> {
         self.mmio.get(g)
     }
@@ -133,13 +134,13 @@ impl Registry {
 
     /// Records function `role` of package `pkg` as present, with its device
     /// and MMIO window (hardware). `EBUSY` if it is present already.
-    fn bind(&self, pkg: usize, role: Role, dev: Option<DeviceRef>, mmio: Option<Mmio>) -> Result {
+    pub(crate) fn bind(&self, pkg: usize, role: Role, dev: Option<DeviceRef>, mmio: Option<Mmio>) -> Result {
         self.bind_with(pkg, role, dev, mmio, || Ok(()))
     }
 
     /// [`Self::bind`], running `before` first under the writers' lock once
     /// the entry is known to be absent (the check and the act in one).
-    fn bind_with(
+    pub(crate) fn bind_with(
         &self,
         pkg: usize,
         role: Role,
@@ -180,7 +181,8 @@ impl Registry {
         Ok(())
     }
 
-    /// The number of entries (constant).
+    /// The number of entries (constant; the simulation's `stats`).
+    #[cfg(feature = "sim")]
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
@@ -207,7 +209,7 @@ impl BusMap {
     }
 
     /// An empty map (client parts).
-    fn empty() -> Self {
+    pub(crate) fn empty() -> Self {
         BusMap {
             map: [None; 256],
             domain: 0,
@@ -216,7 +218,7 @@ impl BusMap {
 
     /// Builds the map from U-box registers; `to_pkg` turns a physical socket
     /// into a logical package.
-    fn build(
+    pub(crate) fn build(
         uboxes: &[UboxRegs],
         domain: u32,
         to_pkg: impl Fn(u32) -> Option<usize>,
@@ -251,21 +253,8 @@ pub(crate) struct PciLocation {
     pub(crate) func: u8,
 }
 
-impl PciLocation {
-    fn of(d: &Device) -> Self {
-        PciLocation {
-            vendor: d.vendor(),
-            device: d.device_id(),
-            domain: d.domain(),
-            bus: d.bus(),
-            dev: d.slot(),
-            func: d.func(),
-        }
-    }
-}
-
 /// Decodes a function into its package and role.
-fn decode(ctx: &Ctx, map: &BusMap, at: PciLocation) -> Result<(usize, Role)> {
+pub(crate) fn decode<R: Backend>(ctx: &Ctx<R>, map: &BusMap, at: PciLocation) -> Result<(usize, Role)> {
     let p = ctx.platform.id;
     let role = pci::decode(p, at.vendor, at.device, at.dev, at.func).map_err(|e| {
         match e {
@@ -300,199 +289,4 @@ fn decode(ctx: &Ctx, map: &BusMap, at: PciLocation) -> Result<(usize, Role)> {
         return Err(ENODEV);
     }
     Ok((pkg, role))
-}
-
-/// Maps the platform's MMIO counter window from the device's base address
-/// register (Skylake's IMC counters, from the host bridge's MCHBAR).
-fn map_window(d: &Device, w: &BarWindow) -> Result<Mmio> {
-    d.map_window(w)?.ok_or_else(|| {
-        pr_info!("{} is disabled: no {} counters\n", w.name(), w.holds());
-        ENODEV
-    })
-}
-
-/// The hardware PCI driver's callbacks.
-#[pin_data]
-pub(crate) struct PciHandler {
-    ctx: Arc<Ctx>,
-    map: KBox<BusMap>,
-    /// The PMUs, once registered (to start a bound box and stop a removed
-    /// one's events).
-    #[pin]
-    core: IrqLock<Option<Arc<Core>>>,
-}
-
-/// Reads the node-ID registers of every U-box device `id`.
-fn uboxes(id: u16) -> Result<(KVec<UboxRegs>, u32)> {
-    let mut regs = KVec::new();
-    let mut domain = None;
-    for d in crate::sys::pci::devices(pci::VENDOR_INTEL, id) {
-        if domain.is_some_and(|x| x != d.domain()) {
-            pr_err!("U-box devices in several PCI segments are not supported\n");
-            return Err(ENODEV);
-        }
-        domain = Some(d.domain());
-        let u = UboxRegs {
-            bus: d.bus(),
-            nodeid: d.read_config_u32(pci::CPUNODEID)?,
-            gidnidmap: d.read_config_u32(pci::GIDNIDMAP)?,
-        };
-        regs.push(u, GFP_KERNEL)?;
-    }
-    Ok((regs, domain.unwrap_or(0)))
-}
-
-impl PciHandler {
-    /// Reads the U-box devices and builds the bus map (hardware).
-    pub(crate) fn new(ctx: Arc<Ctx>) -> Result<Arc<Self>> {
-        let map = match pci::ubox_device(ctx.platform.id) {
-            Some(id) => {
-                let (regs, domain) = uboxes(id)?;
-                BusMap::build(&regs, domain, cpu::logical_package)?
-            }
-            None => BusMap::empty(),
-        };
-        let map = KBox::new(map, GFP_KERNEL)?;
-        Arc::pin_init(
-            pin_init!(PciHandler { ctx, map, core <- new_irq_lock!(None, "rust_uncore:slot") }),
-            GFP_KERNEL,
-        )
-    }
-
-    /// Hands over the registered PMUs.
-    pub(crate) fn set_core(&self, core: Arc<Core>) {
-        *self.core.lock() = Some(core);
-    }
-
-    /// Gives the PMUs back (at unload: the driver then drops them before
-    /// the PCI driver, whose `remove` from here on only unbinds).
-    pub(crate) fn take_core(&self) -> Option<Arc<Core>> {
-        self.core.lock().take()
-    }
-}
-
-impl Driver for PciHandler {
-    type Data = KBox<(usize, Role)>;
-
-    fn probe(&self, dev: &Device) -> Result<Self::Data> {
-        let (pkg, role) = decode(&self.ctx, &self.map, PciLocation::of(dev))?;
-        let mmio = self
-            .ctx
-            .platform
-            .mmio_window
-            .map(|w| map_window(dev, &w))
-            .transpose()?;
-        self.ctx
-            .registry
-            .bind(pkg, role, Some(dev.get()), mmio)
-            .inspect_err(|e| {
-                if *e == EBUSY {
-                    pr_info!(
-                        "{:04x}:{:04x}: a second device for the same box, ignored\n",
-                        dev.vendor(),
-                        dev.device_id()
-                    );
-                }
-            })?;
-        // Bound after load: start the box as the load does.
-        let core = self.core.lock().clone();
-        if let Some(core) = core {
-            core.plugged(pkg, role);
-        }
-        Ok(KBox::new((pkg, role), GFP_KERNEL)?)
-    }
-
-    fn remove(&self, _dev: &Device, data: Self::Data) {
-        let (pkg, role) = *data;
-        let core = self.core.lock().clone();
-        match core {
-            Some(core) => {
-                let _ = core.unplug(pkg, role);
-            }
-            // Before the PMUs exist (a failed load) or after they are gone
-            // (unload): just forget it.
-            None => {
-                let _ = self.ctx.registry.unbind(pkg, role);
-            }
-        }
-    }
-}
-
-/// Enumerates the simulated platform's PCI functions through the same
-/// decoding and mapping as the hardware's.
-pub(crate) fn enumerate_sim(ctx: &Ctx, sim: &Sim) -> Result {
-    let p = ctx.platform.id;
-    // The model's registers, read under its lock into fixed arrays: nothing
-    // is allocated while it is held.
-    let mut ubox = [UboxRegs {
-        bus: 0,
-        nodeid: 0,
-        gidnidmap: 0,
-    }; MAX_SOCKETS];
-    let mut buses = [0u8; MAX_SOCKETS];
-    let n = sim.inspect(|m| -> Result<usize> {
-        let n = m.n_sockets.min(MAX_SOCKETS);
-        for s in 0..n {
-            buses[s] = m.sockets[s].bus;
-            if pci::ubox_device(p).is_some() {
-                ubox[s] = UboxRegs {
-                    bus: buses[s],
-                    nodeid: m.cfg_read(s, Role::Ubox, pci::CPUNODEID).map_err(|_| EIO)?,
-                    gidnidmap: m.cfg_read(s, Role::Ubox, pci::GIDNIDMAP).map_err(|_| EIO)?,
-                };
-            }
-        }
-        Ok(n)
-    })?;
-    let map = if pci::ubox_device(p).is_none() {
-        BusMap::empty()
-    } else {
-        BusMap::build(&ubox[..n], 0, |s| Some(s as usize))?
-    };
-    let fns = pci::functions(p);
-    for &bus in &buses[..n] {
-        for (k, f) in fns.iter().enumerate().filter(|(_, f)| f.role != Role::Ubox) {
-            // Client parts: the host bridge is on bus 0 of the one socket.
-            let bus = if pci::ubox_device(p).is_none() {
-                0
-            } else {
-                bus
-            };
-            // A role with several device IDs (the Skylake host bridge, one
-            // per part) is plugged once, with its first.
-            if fns[..k].iter().any(|g| g.role == f.role) {
-                continue;
-            }
-            // The position of functions the tables fix only by ID (IVB-EP
-            // QPI port 2) is 24.2 in the simulation.
-            let at = PciLocation {
-                vendor: pci::VENDOR_INTEL,
-                device: f.device,
-                domain: 0,
-                bus,
-                dev: f.dev.unwrap_or(24),
-                func: f.func.unwrap_or(2),
-            };
-            let (pkg, role) = decode(ctx, &map, at)?;
-            ctx.registry.bind(pkg, role, None, None)?;
-        }
-        if pci::ubox_device(p).is_none() {
-            break;
-        }
-    }
-    Ok(())
-}
-
-/// Binds the simulated function `role` of package `pkg` again (the
-/// simulation's `plug`), as a probe after load would.
-pub(crate) fn plug_sim(ctx: &Ctx, sim: &Sim, pkg: usize, role: Role) -> Result {
-    // A newly bound device starts from its reset state: reset only when
-    // the function is absent, in one step with the bind.
-    ctx.registry.bind_with(pkg, role, None, None, || {
-        if let Role::Box { ty, index } = role {
-            sim.change(pkg, |m| m.reset_box(pkg, ty, index))
-                .map_err(|_| EINVAL)?;
-        }
-        Ok(())
-    })
 }

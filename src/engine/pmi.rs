@@ -20,6 +20,7 @@
 //! Under `sim=` the same handler also serves the NMI read self-test
 //! (`selftest`), on every platform.
 
+use super::backend::Backend;
 use super::Core;
 use crate::hw::overflow;
 use crate::sys::cpu::{InNmi, IrqsOff};
@@ -29,14 +30,14 @@ use kernel::prelude::*;
 use kernel::sync::Arc;
 
 /// The NMI handler.
-pub(crate) struct PmiNmi {
-    core: Arc<Core>,
-    works: KVec<Pin<KBox<IrqWork<PkgPmi>>>>,
+pub(crate) struct PmiNmi<R: Backend> {
+    core: Arc<Core<R>>,
+    works: KVec<Pin<KBox<IrqWork<PkgPmi<R>>>>>,
 }
 
-impl PmiNmi {
+impl<R: Backend> PmiNmi<R> {
     /// A handler with one `irq_work` per package.
-    pub(crate) fn new(core: &Arc<Core>) -> Result<Arc<Self>> {
+    pub(crate) fn new(core: &Arc<Core<R>>) -> Result<Arc<Self>> {
         let ctx = core.ctx.clone();
         let mut works = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
         for pkg in 0..ctx.packages {
@@ -59,10 +60,10 @@ impl PmiNmi {
     }
 }
 
-impl NmiHandler for PmiNmi {
+impl<R: Backend> NmiHandler for PmiNmi<R> {
     fn nmi(&self, nmi: &InNmi) -> bool {
         // The simulation's self-test reads a counter from NMI context.
-        if self.core.ctx.backend.test_nmi(nmi) {
+        if self.core.ctx.regs.test_nmi(nmi) {
             return true;
         }
         if !self.core.ctx.pmis() {
@@ -78,10 +79,10 @@ impl NmiHandler for PmiNmi {
         // status is package-wide, and an NMI of another source on another
         // CPU must not take the PMI that is on its way to the collector
         // (which would then find none: "NMI received for unknown reason").
-        let raised = ctx.is_pmi_target(pkg, cpu) && ctx.backend.pmi_pending(nmi);
+        let raised = ctx.is_pmi_target(pkg, cpu) && ctx.regs.pmi_pending(nmi);
         if !raised {
             // The simulation's NMIs of another source (`noise=1`).
-            if ctx.backend.noise_nmi(nmi) {
+            if ctx.regs.noise_nmi(nmi) {
                 return true;
             }
             ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
@@ -94,18 +95,18 @@ impl NmiHandler for PmiNmi {
 }
 
 /// The work of one package's PMI.
-pub(crate) struct PkgPmi {
-    core: Arc<Core>,
+pub(crate) struct PkgPmi<R: Backend> {
+    core: Arc<Core<R>>,
     pkg: usize,
 }
 
-impl IrqWorkHandler for PkgPmi {
+impl<R: Backend> IrqWorkHandler for PkgPmi<R> {
     fn run(&self, irq: &IrqsOff) {
         self.core.handle_pmi(irq, self.pkg);
     }
 }
 
-impl Core {
+impl<R: Backend> Core<R> {
     /// Handles a PMI of package `pkg` (hard interrupt context, on a CPU of
     /// the package). Only the published collector accounts counts: it is
     /// the CPU where events are added and removed. Elsewhere (a PMI that

@@ -18,7 +18,7 @@
 //! box's [`EventSlots`] entry, which holds the event from its `add` to its
 //! `del`.
 
-use super::backend::At;
+use super::backend::{At, Backend, StallPoint};
 use super::Ctx;
 use crate::hw::desc::BoxType;
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
@@ -33,8 +33,10 @@ use crate::sys::cpumask::CpuMask;
 use crate::sys::hrtimer::{Timer, TimerHandler};
 use crate::sys::perf::{
     Adding, Capabilities, Config, Event, EventId, EventSlots, Flags, NewEvent, PmuOps, PmuOptions,
-    Reading, Registration, Scope, TaskContext,
+    Reading, Scope, TaskContext,
 };
+#[cfg(feature = "sim")]
+use crate::sys::perf::Registration;
 use crate::sys::sync::{new_irq_lock, IrqGuard, IrqLock};
 use kernel::prelude::*;
 use kernel::str::CString;
@@ -98,8 +100,8 @@ impl BoxInner {
 
 /// One box: a PMU's counters on one package.
 #[pin_data]
-pub(crate) struct BoxState {
-    ctx: Arc<Ctx>,
+pub(crate) struct BoxState<R: Backend> {
+    ctx: Arc<Ctx<R>>,
     ty: &'static BoxType,
     index: usize,
     pkg: usize,
@@ -113,8 +115,8 @@ pub(crate) struct BoxState {
     inner: IrqLock<BoxInner>,
 }
 
-impl BoxState {
-    fn new(ctx: Arc<Ctx>, ty: &'static BoxType, index: usize, pkg: usize) -> Result<Arc<Self>> {
+impl<R: Backend> BoxState<R> {
+    fn new(ctx: Arc<Ctx<R>>, ty: &'static BoxType, index: usize, pkg: usize) -> Result<Arc<Self>> {
         let inner = BoxInner {
             cfg: [None; MAX_SLOTS],
             shared: Shared::default(),
@@ -285,7 +287,7 @@ impl BoxState {
     }
 }
 
-impl TimerHandler for BoxState {
+impl<R: Backend> TimerHandler for BoxState<R> {
     fn fire(&self, irq: &IrqsOff) -> bool {
         // Register reads are the package's own: a timer that ended up on
         // another package (it never should) stops.
@@ -304,23 +306,23 @@ impl TimerHandler for BoxState {
 }
 
 /// A perf PMU: one box type instance, on every package.
-pub(crate) struct UncorePmu {
-    ctx: Arc<Ctx>,
+pub(crate) struct UncorePmu<R: Backend> {
+    ctx: Arc<Ctx<R>>,
     ty: &'static BoxType,
     index: usize,
     /// Perf-visible name (`uncore_cbox_3`).
     name: CString,
-    boxes: KVec<Arc<BoxState>>,
-    timers: KVec<Pin<KBox<Timer<BoxState>>>>,
+    boxes: KVec<Arc<BoxState<R>>>,
+    timers: KVec<Pin<KBox<Timer<BoxState<R>>>>>,
     interval_ns: u64,
     /// The collectors of the packages where the box is present.
     cpumask: CpuMask,
 }
 
-impl UncorePmu {
+impl<R: Backend> UncorePmu<R> {
     /// A PMU for box `index` of `ty` with one box per package.
     pub(crate) fn new(
-        ctx: &Arc<Ctx>,
+        ctx: &Arc<Ctx<R>>,
         ty: &'static BoxType,
         index: usize,
         name: &CStr,
@@ -396,7 +398,7 @@ impl UncorePmu {
             } else if self.present(pkg) {
                 self.cpumask.set(cpu);
             } else {
-                self.ctx.backend.stall(super::sim::StallPoint::Cpumask);
+                self.ctx.regs.stall(StallPoint::Cpumask);
                 self.cpumask.clear(cpu);
             }
         }
@@ -428,7 +430,9 @@ impl UncorePmu {
     }
 
     /// Whether package `pkg`'s box counts (some event started) without its
-    /// poll timer running: wraps could then be lost.
+    /// poll timer running: wraps could then be lost (the simulation's
+    /// `stats`).
+    #[cfg(feature = "sim")]
     pub(crate) fn unpolled(&self, pkg: usize) -> bool {
         let counting = self
             .boxes
@@ -437,7 +441,9 @@ impl UncorePmu {
         counting && !self.timers.get(pkg).is_some_and(|t| t.is_active())
     }
 
-    /// Runs package `pkg`'s poll now, as the timer does (on the collector).
+    /// Runs package `pkg`'s poll now, as the timer does (on the collector;
+    /// the simulation's `inject`).
+    #[cfg(feature = "sim")]
     pub(crate) fn poll(&self, irq: &IrqsOff, pkg: usize) {
         if let Some(b) = self.boxes.get(pkg) {
             b.fire(irq);
@@ -521,7 +527,7 @@ impl UncorePmu {
 
     /// The box of the package of the CPU this runs on, and the proof that
     /// its registers are reached from here.
-    fn current_box<'a>(&self, irq: &'a IrqsOff) -> Option<(&Arc<BoxState>, At<'a>)> {
+    fn current_box<'a>(&self, irq: &'a IrqsOff) -> Option<(&Arc<BoxState<R>>, At<'a>)> {
         let on = irq.on_package();
         Some((self.boxes.get(on.package())?, At::Cpu(on)))
     }
@@ -543,7 +549,7 @@ impl UncorePmu {
         &'s self,
         irq: &'a IrqsOff,
         ev: &Event<EventBox>,
-    ) -> Option<(&'s Arc<BoxState>, At<'a>, IrqGuard<'s, BoxInner>, usize)> {
+    ) -> Option<(&'s Arc<BoxState<R>>, At<'a>, IrqGuard<'s, BoxInner>, usize)> {
         let (b, at) = self.current_box(irq)?;
         let k = ev.index()?;
         let inner = b.inner.lock();
@@ -620,7 +626,7 @@ pub(crate) struct EventBox {
 }
 
 #[vtable]
-impl PmuOps for UncorePmu {
+impl<R: Backend> PmuOps for UncorePmu<R> {
     // System-wide counting only, no exclusions: perf refuses sampling,
     // per-task and exclude_* events before `event_init` (which says why
     // too). The PMU picks its collecting CPUs itself.
@@ -845,11 +851,12 @@ impl PmuOps for UncorePmu {
 
 /// The events' slots of a PMU's box on package `pkg`, held locked while
 /// `f` runs (the simulation's NMI self-test).
-pub(crate) fn with_box_locked<R>(
-    pmu: &Registration<UncorePmu>,
+#[cfg(feature = "sim")]
+pub(crate) fn with_box_locked<R: Backend, T>(
+    pmu: &Registration<UncorePmu<R>>,
     pkg: usize,
-    f: impl FnOnce() -> R,
-) -> Option<R> {
+    f: impl FnOnce() -> T,
+) -> Option<T> {
     let b = pmu.ops().boxes.get(pkg)?;
     let _g = b.inner.lock();
     Some(f())

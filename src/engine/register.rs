@@ -3,7 +3,7 @@
 //! Which PMUs a platform gets, their names, and their registration with
 //! their `format/` and `events/` files.
 
-use super::backend::At;
+use super::backend::{At, Backend};
 use super::pmu::UncorePmu;
 use super::{is_msr, is_pci, Ctx, Pmu};
 use crate::hw::desc::{BoxKind, BoxType};
@@ -16,7 +16,7 @@ use kernel::sync::Arc;
 
 /// The number of boxes of each type the driver exposes, in the platform's
 /// type order.
-pub(super) fn box_counts(ctx: &Ctx) -> Result<KVec<usize>> {
+pub(super) fn box_counts<R: Backend>(ctx: &Ctx<R>) -> Result<KVec<usize>> {
     let mut v = KVec::with_capacity(ctx.platform.types.len(), GFP_KERNEL)?;
     for t in ctx.platform.types.iter() {
         v.push(box_count(ctx, t), GFP_KERNEL)?;
@@ -25,7 +25,7 @@ pub(super) fn box_counts(ctx: &Ctx) -> Result<KVec<usize>> {
 }
 
 /// The number of boxes of `t` the driver exposes.
-fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
+fn box_count<R: Backend>(ctx: &Ctx<R>, t: &BoxType) -> usize {
     let n = t.num_boxes as usize;
     match (ctx.platform.global.reported_cboxes(), t.kind) {
         // A global block that reports the C-box count (Skylake's
@@ -53,7 +53,7 @@ fn box_count(ctx: &Ctx, t: &BoxType) -> usize {
         }
         // One C-box per core on the EP and EX parts.
         (_, BoxKind::Cbox) => ctx
-            .backend
+            .regs
             .cores_per_package()
             .map_or(n, |c| n.min(c as usize)),
         _ => n,
@@ -79,7 +79,7 @@ fn name_taken(name: &CStr) -> Result<bool> {
 }
 
 /// Refuses to load, with nothing registered, when a PMU name is taken.
-pub(super) fn check_names_free(ctx: &Ctx, counts: &[usize]) -> Result {
+pub(super) fn check_names_free<R: Backend>(ctx: &Ctx<R>, counts: &[usize]) -> Result {
     for (t, &count) in ctx.platform.types.iter().zip(counts) {
         for i in 0..count {
             let name = pmu_name(t, i, count)?;
@@ -106,11 +106,11 @@ pub(super) enum Boxes {
 }
 
 /// Registers a PMU for every box of `which`.
-pub(super) fn box_pmus(
+pub(super) fn box_pmus<R: Backend>(
     module: &'static ThisModule,
-    ctx: &Arc<Ctx>,
+    ctx: &Arc<Ctx<R>>,
     counts: &[usize],
-    pmus: &mut KVec<Pmu>,
+    pmus: &mut KVec<Pmu<R>>,
     which: Boxes,
 ) -> Result {
     for (t, &count) in ctx.platform.types.iter().zip(counts) {
@@ -142,13 +142,13 @@ pub(super) fn box_pmus(
 }
 
 /// Registers `up` as `name`, with its `format/` and `events/` files.
-fn register(
+fn register<R: Backend>(
     module: &'static ThisModule,
     name: &CStr,
-    up: UncorePmu,
+    up: UncorePmu<R>,
     t: &'static BoxType,
     i: usize,
-) -> Result<Pmu> {
+) -> Result<Pmu<R>> {
     let platform = up.platform();
     // The format strings ("config:0-7\n").
     let mut texts = KVec::with_capacity(t.formats.len(), GFP_KERNEL)?;

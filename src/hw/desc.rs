@@ -12,6 +12,7 @@ use core::fmt;
 use super::bits::Field;
 use super::box_control::BoxControl;
 use super::global::GlobalControl;
+#[cfg(feature = "sim")]
 use super::model::{Family, GlobalBlock};
 use super::pci::{BarWindow, PciFn};
 use super::special::Special;
@@ -479,12 +480,15 @@ pub struct Platform {
     /// The MMIO window of its MMIO boxes, which the base address register
     /// of their PCI device places (Skylake's `MCHBAR`).
     pub mmio_window: Option<BarWindow>,
-    /// Its part in the register model and the simulation.
+    /// Its part in the register model and the simulation (only where the
+    /// model is built: `feature = "sim"`).
+    #[cfg(feature = "sim")]
     pub sim: SimSpec,
 }
 
 /// What the register model and the simulation need to know of a platform
 /// beyond its box types and global control.
+#[cfg(feature = "sim")]
 #[derive(Clone, Copy, Debug)]
 pub struct SimSpec {
     /// The model's behaviour class of each box kind.
@@ -498,6 +502,7 @@ pub struct SimSpec {
     pub clock_mhz: u64,
 }
 
+#[cfg(feature = "sim")]
 impl SimSpec {
     /// The model families `family`, global registers `global`, `cbos`
     /// C-boxes in `MSR_UNC_CBO_CONFIG`, fixed counters at `clock_mhz`.

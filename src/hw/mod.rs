@@ -6,8 +6,9 @@
 //! descriptions, event validation and encoding, counter scheduling, shared
 //! register arbitration, counter arithmetic, register programming
 //! sequences, the overflow-hierarchy walk, PCI decoding, and a register
-//! model of every platform. The same source is a module of the kernel
-//! crate and the root of a host crate tested with `cargo test`.
+//! model of every platform (only with `feature = "sim"`: the simulation
+//! module and the host crate). The same source is a module of the kernel
+//! crates and the root of a host crate tested with `cargo test`.
 
 #![forbid(unsafe_code)]
 // The lints the kernel's newer trees add to `clippy::all` for Rust code
@@ -30,6 +31,9 @@ pub mod desc;
 pub mod encode;
 pub mod global;
 pub mod live;
+/// The register model, only in the simulation (`feature = "sim"`; the
+/// host crate's default).
+#[cfg(feature = "sim")]
 pub mod model;
 pub mod overflow;
 pub mod pci;

@@ -20,6 +20,7 @@ use super::{cfg, cfg1, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::global::NoGlobal;
+#[cfg(feature = "sim")]
 use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::pci::{at, bx, PciFn, Role};
 
@@ -227,6 +228,7 @@ pub const PCI: &[PciFn] = &[
 ];
 
 /// The register model's behaviour class of each box kind.
+#[cfg(feature = "sim")]
 fn ivbep_family(kind: BoxKind) -> Family {
     match kind {
         BoxKind::Ubox => Family::EpUbox,
@@ -246,5 +248,6 @@ pub const IVBEP: Platform = Platform {
     pci: PCI,
     mmio_window: None,
     // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
+    #[cfg(feature = "sim")]
     sim: SimSpec::new(ivbep_family, GlobalBlock::None, 0, 800),
 };

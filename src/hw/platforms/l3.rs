@@ -18,6 +18,7 @@ use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::encode::{Attr, Encoded, Invalid};
 use crate::hw::global::{GlobalControl, Probe};
+#[cfg(feature = "sim")]
 use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::overflow::{Hit, Walk};
 use crate::hw::program::{Addr, Msr, Ops};
@@ -226,6 +227,7 @@ pub const TYPES: [BoxType; 3] = [
 ];
 
 /// The register model's behaviour class of each box kind: one for all.
+#[cfg(feature = "sim")]
 fn l3_family(_kind: BoxKind) -> Family {
     Family::L3
 }
@@ -242,6 +244,7 @@ pub const XEON7100: Platform = Platform {
     pci: &[],
     mmio_window: None,
     // No fixed counter to simulate.
+    #[cfg(feature = "sim")]
     sim: SimSpec::new(l3_family, GlobalBlock::L3, 0, 0),
 };
 

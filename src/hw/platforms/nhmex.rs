@@ -14,6 +14,7 @@ use super::common::*;
 use super::{cfg, cfg1, cfg2, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
+#[cfg(feature = "sim")]
 use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::program::Msr;
 use crate::hw::special::Plain;
@@ -439,6 +440,7 @@ const NHMEX_CBOX_BITS: &[SummaryBit] = &[
 ];
 
 /// The register model's behaviour class of each box kind (both parts).
+#[cfg(feature = "sim")]
 fn nhmex_family(kind: BoxKind) -> Family {
     match kind {
         BoxKind::Ubox => Family::NhmUbox,
@@ -458,6 +460,7 @@ pub const NHMEX: Platform = Platform {
     pci: &[],
     mmio_window: None,
     // The simulated W-box fixed counter runs at the uncore clock.
+    #[cfg(feature = "sim")]
     sim: SimSpec::new(nhmex_family, GlobalBlock::NhmexU, 0, 2400),
 };
 

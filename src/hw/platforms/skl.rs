@@ -24,6 +24,7 @@ use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::encode::{Attr, Encoded, Invalid, Kind};
 use crate::hw::global::{GlobalControl, ReportedCount};
+#[cfg(feature = "sim")]
 use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::overflow::{Hit, Walk};
 use crate::hw::pci::{at, bx, mchbar_base, BarWindow, PciFn, MCHBAR};
@@ -264,6 +265,7 @@ pub const PCI: &[PciFn] = &[
 ];
 
 /// The register model's behaviour class of each box kind.
+#[cfg(feature = "sim")]
 fn skl_family(kind: BoxKind) -> Family {
     match kind {
         BoxKind::Imc => Family::SklImc,
@@ -290,6 +292,7 @@ pub const SKL: Platform = Platform {
     pci: PCI,
     mmio_window: Some(IMC_WINDOW),
     // The simulated fixed counter (C-box 0's) runs at UCLK.
+    #[cfg(feature = "sim")]
     sim: SimSpec::new(skl_family, GlobalBlock::Skl, 4, 2000),
 };
 

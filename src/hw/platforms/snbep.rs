@@ -13,6 +13,7 @@ use crate::hw::box_control::NoBoxCtl;
 use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::global::NoGlobal;
+#[cfg(feature = "sim")]
 use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::pci::{at, bx, PciFn, Role};
 use crate::hw::special::Plain;
@@ -377,6 +378,7 @@ pub const PCI: &[PciFn] = &[
 
 /// The register model's behaviour class of each box kind: the U-box has no
 /// box control, the HA and iMC controls no reset bits (327043 §2.1.1).
+#[cfg(feature = "sim")]
 fn snbep_family(kind: BoxKind) -> Family {
     match kind {
         BoxKind::Ubox => Family::EpUbox,
@@ -397,5 +399,6 @@ pub const SNBEP: Platform = Platform {
     pci: PCI,
     mmio_window: None,
     // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
+    #[cfg(feature = "sim")]
     sim: SimSpec::new(snbep_family, GlobalBlock::None, 0, 800),
 };

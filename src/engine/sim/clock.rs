@@ -9,8 +9,8 @@
 //! A hard-interrupt timer on the CPU that starts the clock adds the time
 //! since its last run, every 10 ms.
 
-use super::backend::Sim;
-use super::Ctx;
+use super::Sim;
+use crate::engine::Ctx;
 use crate::hw::model::Occurrence;
 use crate::sys::cpu::{self, IrqsOff};
 use crate::sys::hrtimer::{Timer, TimerHandler};
@@ -26,8 +26,7 @@ pub(crate) type Clock = (Arc<SimClock>, Pin<KBox<Timer<SimClock>>>);
 
 /// The clock's state.
 pub(crate) struct SimClock {
-    ctx: Arc<Ctx>,
-    sim: Arc<Sim>,
+    ctx: Arc<Ctx<Sim>>,
     on: AtomicBool,
     last_ns: AtomicU64,
     /// Nanoseconds not yet turned into ticks (below one tick).
@@ -35,12 +34,11 @@ pub(crate) struct SimClock {
 }
 
 impl SimClock {
-    /// A stopped clock of `ctx`'s simulated platform, `sim`.
-    pub(crate) fn new(ctx: Arc<Ctx>, sim: Arc<Sim>) -> Result<Arc<Self>> {
+    /// A stopped clock of `ctx`'s simulated platform.
+    pub(crate) fn new(ctx: Arc<Ctx<Sim>>) -> Result<Arc<Self>> {
         Ok(Arc::new(
             SimClock {
                 ctx,
-                sim,
                 on: AtomicBool::new(false),
                 last_ns: AtomicU64::new(0),
                 carry: AtomicU64::new(0),
@@ -55,7 +53,7 @@ impl TimerHandler for SimClock {
         if !self.on.load(Ordering::Acquire) {
             return false;
         }
-        let sim = &self.sim;
+        let sim = &self.ctx.regs;
         let now = cpu::now_ns();
         let last = self.last_ns.swap(now, Ordering::AcqRel);
         let mhz = self.ctx.platform.sim.clock_mhz;

@@ -51,9 +51,16 @@
 //!   finding a collector whose box is gone and clearing its bit. `unplug`:
 //!   between retiring a box and unbinding its function. `stats` counts
 //!   the pauses begun (`stalls_taken`).
-use super::backend::{Sim, ACCESS_NAMES};
-use super::simclock::{Clock, SimClock};
-use super::{Core, Ctx};
+mod backend;
+mod clock;
+mod pci;
+mod selftest;
+
+pub(crate) use backend::Sim;
+use super::backend::StallPoint;
+use super::{Core, Ctx, Pmu};
+use backend::ACCESS_NAMES;
+use clock::{Clock, SimClock};
 use crate::hw::desc::BoxKind;
 use crate::hw::model::input::{self, InputError, Line};
 use crate::hw::model::ModelError;
@@ -92,16 +99,6 @@ static FILES: [(&CStr, u32); 9] = [
     (c_str!("plug"), PLUG),
     (c_str!("selftest"), SELFTEST),
 ];
-
-/// A point where a race test can hold a CPU (`stall`).
-#[derive(Clone, Copy)]
-pub(crate) enum StallPoint {
-    /// A `cpumask` recomputation, between finding a collector whose box is
-    /// gone and clearing its bit.
-    Cpumask = 0,
-    /// An unplug, between retiring the box and unbinding its function.
-    Unplug = 1,
-}
 
 /// The one-shot pauses armed through `stall`.
 #[derive(Default)]
@@ -147,9 +144,8 @@ fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
 /// What the simulation's files act on: the driver, the simulation, and
 /// the simulated clock.
 pub(crate) struct SimDebug {
-    pub(super) core: Arc<Core>,
-    pub(super) ctx: Arc<Ctx>,
-    pub(super) sim: Arc<Sim>,
+    pub(super) core: Arc<Core<Sim>>,
+    pub(super) ctx: Arc<Ctx<Sim>>,
     clock: Clock,
 }
 
@@ -160,16 +156,15 @@ pub(crate) struct SimFiles {
 
 impl SimFiles {
     /// Creates `/sys/kernel/debug/rust_uncore/` and its files, for the
-    /// driver `core` over the simulation `sim`.
-    pub(crate) fn new(module: &'static ThisModule, core: Arc<Core>, sim: Arc<Sim>) -> Result<Self> {
+    /// driver `core` over the simulation.
+    pub(crate) fn new(module: &'static ThisModule, core: Arc<Core<Sim>>) -> Result<Self> {
         let ctx = core.ctx.clone();
-        let clock = SimClock::new(ctx.clone(), sim.clone())?;
+        let clock = SimClock::new(ctx.clone())?;
         let timer = KBox::pin_init(crate::sys::hrtimer::Timer::new(clock.clone()), GFP_KERNEL)?;
         let debug = Arc::new(
             SimDebug {
                 core,
                 ctx,
-                sim,
                 clock: (clock, timer),
             },
             GFP_KERNEL,
@@ -219,8 +214,13 @@ fn parse_target(line: &str) -> Result<(&str, usize)> {
 }
 
 impl SimDebug {
+    /// The simulation.
+    pub(super) fn sim(&self) -> &Sim {
+        &self.ctx.regs
+    }
+
     /// The PMU named `name`.
-    fn pmu(&self, name: &str) -> Result<&super::Pmu> {
+    fn pmu(&self, name: &str) -> Result<&Pmu<Sim>> {
         self.core
             .pmus
             .iter()
@@ -233,7 +233,7 @@ impl SimDebug {
     }
 
     fn inject_parsed(&self, l: Line<'_>) -> Result {
-        let sim = &self.sim;
+        let sim = self.sim();
         let names = l.pmus.ok_or(EINVAL)?;
         let socket = l.socket;
         if !l.have_event || socket >= self.ctx.packages {
@@ -290,9 +290,9 @@ impl SimDebug {
     /// is sent.
     fn deliver_pmis(&self, socket: usize, cores: u64, noise: bool) {
         for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
-            if let Some(cpu) = super::Ctx::cpu_of_core(socket, rank) {
+            if let Some(cpu) = Ctx::<Sim>::cpu_of_core(socket, rank) {
                 let before = self.ctx.stats.pmis_handled.load(Ordering::Acquire);
-                self.sim.raise(socket);
+                self.sim().raise(socket);
                 if noise {
                     self.send_noise(socket, cpu);
                 }
@@ -317,7 +317,7 @@ impl SimDebug {
         let others = crate::sys::cpu::CpuId::all()
             .filter(|c| c.is_online() && c.package() == socket && c.core_id() != target.core_id());
         for c in others {
-            let Some(flag) = self.sim.noise_flag(c) else {
+            let Some(flag) = self.sim().noise_flag(c) else {
                 continue;
             };
             flag.store(true, Ordering::Release);
@@ -360,7 +360,7 @@ impl SimDebug {
     fn plug_line(&self, line: &str) -> Result {
         let (name, socket) = parse_target(line)?;
         let role = self.pci_role(name)?;
-        super::pcibox::plug_sim(&self.ctx, &self.sim, socket, role)?;
+        pci::plug(&self.ctx, socket, role)?;
         self.core.plugged(socket, role);
         Ok(())
     }
@@ -405,7 +405,7 @@ impl SimDebug {
         // One self-test at a time: the test's slot has one writer.
         use core::sync::atomic::Ordering::{AcqRel, Acquire, Release};
         if self
-            .sim
+            .sim()
             .selftest_busy
             .compare_exchange(false, true, AcqRel, Acquire)
             .is_err()
@@ -413,10 +413,10 @@ impl SimDebug {
             return Err(EBUSY);
         }
         let o = self.nmi_read_test(p, l.socket, config, &l.occ, l.rounds);
-        self.sim.selftest_busy.store(false, Release);
+        self.sim().selftest_busy.store(false, Release);
         let o = o?;
         use core::sync::atomic::Ordering::Relaxed;
-        let s = &self.sim.stats;
+        let s = &self.sim().stats;
         s.selftest_rounds.store(o.rounds.into(), Relaxed);
         s.selftest_nmi_reads.store(o.nmi_reads.into(), Relaxed);
         s.selftest_exact.store(o.exact.into(), Relaxed);
@@ -450,7 +450,7 @@ impl SimDebug {
     }
 
     fn dump_regs(&self, out: &mut Writer<'_>) -> Result {
-        let m = self.sim.lock();
+        let m = self.sim().lock();
         let desc = m.desc();
         for s in 0..m.n_sockets {
             let Ok(sock) = m.socket(s) else { continue };
@@ -491,7 +491,7 @@ impl DebugfsOps for SimDebug {
             REGS => self.dump_regs(out),
             STATS => {
                 use core::sync::atomic::Ordering::Relaxed;
-                let (s, t) = (&self.ctx.stats, &self.sim.stats);
+                let (s, t) = (&self.ctx.stats, &self.sim().stats);
                 let unpolled = (0..self.ctx.packages)
                     .map(|pkg| {
                         self.core
@@ -518,10 +518,10 @@ impl DebugfsOps for SimDebug {
                     t.selftest_then_exact.load(Relaxed),
                     unpolled,
                     t.noise_nmis.load(Relaxed),
-                    self.sim.stalls.taken.load(Relaxed)
+                    self.sim().stalls.taken.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
-                for (name, n) in ACCESS_NAMES.iter().zip(self.sim.accesses()) {
+                for (name, n) in ACCESS_NAMES.iter().zip(self.sim().accesses()) {
                     writeln!(out, "access_{} {}", name, n).map_err(|_| ENOSPC)?;
                 }
                 Ok(())
@@ -548,7 +548,7 @@ impl DebugfsOps for SimDebug {
             WORKLOAD => self.workload_line(input.trim()),
             STALL => {
                 let (point, ms) = parse_stall(input.trim())?;
-                self.sim.stalls.arm(point, ms);
+                self.sim().stalls.arm(point, ms);
                 Ok(())
             }
             _ => Err(EINVAL),

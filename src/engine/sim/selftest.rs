@@ -13,8 +13,9 @@
 //! either lock would spin forever on the CPU that holds it. Each round
 //! checks the value read against the occurrences injected so far.
 
-use super::pmu::with_box_locked;
-use super::sim::SimDebug;
+use super::{Sim, SimDebug};
+use crate::engine::pmu::with_box_locked;
+use crate::engine::Pmu;
 use crate::hw::model::Occurrence;
 use crate::sys::cpu::{self, CpuId, InNmi};
 use crate::sys::kernel_counter::KernelCounter;
@@ -85,13 +86,13 @@ impl SimDebug {
     /// from NMI context. Process context.
     pub(crate) fn nmi_read_test(
         &self,
-        pmu: &super::Pmu,
+        pmu: &Pmu<Sim>,
         pkg: usize,
         config: u64,
         occ: &Occurrence,
         rounds: u32,
     ) -> Result<Outcome> {
-        let sim = &self.sim;
+        let sim = self.sim();
         let cpu = self.ctx.collector(pkg).ok_or(ENODEV)?;
         let counter = KernelCounter::new(
             pmu.pmu_type(),
@@ -120,7 +121,7 @@ impl SimDebug {
             for _ in 0..rounds {
                 let before = out.want;
                 let n = sim.change(pkg, |m| m.inject(pkg, t.kind, index, occ));
-                if n.map_err(super::sim::model_errno)? > 0 {
+                if n.map_err(super::model_errno)? > 0 {
                     let step = occ.cycles.saturating_mul(u64::from(occ.inc.max(1)));
                     out.want = out.want.checked_add(step).ok_or(ERANGE)?;
                 }

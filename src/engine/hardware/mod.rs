@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The hardware backend of `rust_uncore.ko`: real MSRs, PCI configuration
+//! space and MMIO, the boot CPU's platform, and the PCI driver that finds
+//! the PCI and MMIO boxes.
+
+mod pci;
+
+use super::backend::{At, Backend, Counter};
+use super::pcibox::PciEntry;
+use super::{Core, Ctx};
+use pci::PciHandler;
+use crate::hw::counter::read_split;
+use crate::hw::desc::Platform;
+use crate::hw::platforms::{self, nhmex};
+use crate::hw::program::{Addr, CfgReg, Msr};
+use crate::sys::cpu::{InNmi, OnPackage};
+use crate::sys::{cpu, msr, rcu};
+use kernel::c_str;
+use kernel::prelude::*;
+use kernel::sync::Arc;
+
+/// The hardware.
+pub(crate) struct Hardware;
+
+/// The registered PCI driver, if the platform has PCI or MMIO boxes and
+/// the PCI driver could be set up.
+type PciDriver = Option<Pin<KBox<crate::sys::pci::Registration<PciHandler<Hardware>>>>>;
+
+impl Backend for Hardware {
+    type Functions = PciDriver;
+    type Extras = ();
+
+    fn open(_packages: usize) -> Result<(&'static Platform, Self)> {
+        Ok((detect()?, Hardware))
+    }
+
+    fn find_functions(module: &'static ThisModule, ctx: &Arc<Ctx<Self>>) -> Result<PciDriver> {
+        match PciHandler::new(ctx.clone()) {
+            Ok(h) => Ok(Some(KBox::pin_init(
+                crate::sys::pci::Registration::new(
+                    module,
+                    c_str!("rust_uncore"),
+                    &crate::glue::PCI_IDS,
+                    h,
+                ),
+                GFP_KERNEL,
+            )?)),
+            Err(e) => {
+                pr_info!("no PCI uncore boxes: {:?}\n", e);
+                Ok(None)
+            }
+        }
+    }
+
+    fn attach(
+        _module: &'static ThisModule,
+        pci: Option<&PciDriver>,
+        core: &Arc<Core<Self>>,
+    ) -> Result {
+        if let Some(Some(d)) = pci {
+            d.ops().set_core(core.clone());
+        }
+        Ok(())
+    }
+
+    fn detach(pci: &PciDriver) {
+        if let Some(d) = pci {
+            drop(d.ops().take_core());
+        }
+    }
+
+    fn rdmsr(&self, _on: OnPackage<'_>, msr: Msr) -> Result<u64> {
+        // The proof: this CPU's MSR is one of the package's.
+        msr::read(msr)
+    }
+
+    fn wrmsr(&self, _on: OnPackage<'_>, msr: Msr, v: u64) -> Result {
+        msr::write(msr, v)
+    }
+
+    fn cfg_write(&self, e: &PciEntry, off: CfgReg, v: u32) -> Result {
+        if !e.is_present() {
+            return Err(ENODEV);
+        }
+        let g = rcu::read_lock();
+        e.device(&g).ok_or(ENODEV)?.write_config_u32(off, v)
+    }
+
+    #[inline(always)]
+    fn read_counter(&self, ctx: &Ctx<Self>, at: At<'_>, k: &Counter<'_>) -> Result<u64> {
+        match k.r.addr {
+            // The proof: this CPU's MSR is one of the package's.
+            Addr::Msr(a) => {
+                at.on()?;
+                msr::read(a)
+            }
+            _ => self.read_device(ctx, at, k),
+        }
+    }
+
+    fn pmi_pending(&self, _nmi: &InNmi) -> bool {
+        // A local MSR read is fine in NMI context.
+        msr::read(nhmex::U_GLOBAL_STATUS_MSR).is_ok_and(|st| st & U_STATUS_PMI != 0)
+    }
+
+    fn cores_per_package(&self) -> Option<u32> {
+        Some(cpu::cores_per_package())
+    }
+}
+
+impl Hardware {
+    /// Reads dword `off` of PCI function `e`'s configuration space.
+    fn cfg_read(&self, e: &PciEntry, off: u32) -> Result<u32> {
+        if !e.is_present() {
+            return Err(ENODEV);
+        }
+        let g = rcu::read_lock();
+        e.device(&g).ok_or(ENODEV)?.read_config_u32(off)
+    }
+
+    /// [`Backend::read_counter`] of a configuration-space or MMIO counter.
+    #[inline(never)]
+    fn read_device(&self, ctx: &Ctx<Self>, at: At<'_>, k: &Counter<'_>) -> Result<u64> {
+        let (pkg, t, i) = (at.package(), k.t, k.i);
+        match k.r.addr {
+            Addr::Cfg(off) => {
+                // Configuration space takes the PCI core's lock: never
+                // from NMI context.
+                if cpu::in_nmi() {
+                    return Err(EAGAIN);
+                }
+                let e = ctx.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
+                read_split(
+                    || self.cfg_read(e, off.offset()),
+                    || self.cfg_read(e, off.offset() + 4),
+                )
+            }
+            Addr::Mmio(off) => {
+                let e = ctx.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
+                let g = rcu::read_lock();
+                if !e.is_present() {
+                    return Err(ENODEV);
+                }
+                Ok(u64::from(e.mmio(&g).ok_or(ENODEV)?.read32(off)?))
+            }
+            Addr::Msr(_) | Addr::Helper(_) => Err(EINVAL),
+        }
+    }
+}
+
+/// `pmi` of `U_MSR_PMON_GLOBAL_STATUS`.
+const U_STATUS_PMI: u64 = 1 << 30;
+
+/// Picks the platform of the boot CPU, or refuses with `ENODEV`.
+fn detect() -> Result<&'static Platform> {
+    let id = cpu::boot_cpu();
+    if !id.intel {
+        pr_info!("not an Intel CPU; no uncore PMUs\n");
+        return Err(ENODEV);
+    }
+    if id.hypervisor {
+        pr_info!(
+            "running under a hypervisor, which does not expose the uncore; rust_uncore_sim.ko drives a simulated uncore instead, whose counters change only through its debugfs files\n"
+        );
+        return Err(ENODEV);
+    }
+    platforms::for_cpu(id.family, id.model).ok_or_else(|| {
+        pr_info!(
+            "CPU family {} model {} has no supported uncore; rust_uncore_sim.ko drives a simulated uncore instead, whose counters change only through its debugfs files\n",
+            id.family,
+            id.model
+        );
+        ENODEV
+    })
+}

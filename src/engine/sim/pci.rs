@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The simulated platform's PCI functions, enumerated from the register
+//! model through the same decoding and bus-to-socket mapping as the
+//! hardware's PCI driver (`pcibox`), and bound again by `plug`.
+
+use super::Sim;
+use crate::engine::pcibox::{decode, BusMap, PciLocation};
+use crate::engine::Ctx;
+use crate::hw::model::MAX_SOCKETS;
+use crate::hw::pci::{self, Role, UboxRegs};
+use kernel::prelude::*;
+
+/// Enumerates the simulated platform's PCI functions through the same
+/// decoding and mapping as the hardware's.
+pub(crate) fn enumerate(ctx: &Ctx<Sim>) -> Result {
+    let p = ctx.platform.id;
+    let sim = &ctx.regs;
+    // The model's registers, read under its lock into fixed arrays: nothing
+    // is allocated while it is held.
+    let mut ubox = [UboxRegs {
+        bus: 0,
+        nodeid: 0,
+        gidnidmap: 0,
+    }; MAX_SOCKETS];
+    let mut buses = [0u8; MAX_SOCKETS];
+    let n = sim.inspect(|m| -> Result<usize> {
+        let n = m.n_sockets.min(MAX_SOCKETS);
+        for s in 0..n {
+            buses[s] = m.sockets[s].bus;
+            if pci::ubox_device(p).is_some() {
+                ubox[s] = UboxRegs {
+                    bus: buses[s],
+                    nodeid: m.cfg_read(s, Role::Ubox, pci::CPUNODEID).map_err(|_| EIO)?,
+                    gidnidmap: m.cfg_read(s, Role::Ubox, pci::GIDNIDMAP).map_err(|_| EIO)?,
+                };
+            }
+        }
+        Ok(n)
+    })?;
+    let map = if pci::ubox_device(p).is_none() {
+        BusMap::empty()
+    } else {
+        BusMap::build(&ubox[..n], 0, |s| Some(s as usize))?
+    };
+    let fns = pci::functions(p);
+    for &bus in &buses[..n] {
+        for (k, f) in fns.iter().enumerate().filter(|(_, f)| f.role != Role::Ubox) {
+            // Client parts: the host bridge is on bus 0 of the one socket.
+            let bus = if pci::ubox_device(p).is_none() {
+                0
+            } else {
+                bus
+            };
+            // A role with several device IDs (the Skylake host bridge, one
+            // per part) is plugged once, with its first.
+            if fns[..k].iter().any(|g| g.role == f.role) {
+                continue;
+            }
+            // The position of functions the tables fix only by ID (IVB-EP
+            // QPI port 2) is 24.2 in the simulation.
+            let at = PciLocation {
+                vendor: pci::VENDOR_INTEL,
+                device: f.device,
+                domain: 0,
+                bus,
+                dev: f.dev.unwrap_or(24),
+                func: f.func.unwrap_or(2),
+            };
+            let (pkg, role) = decode(ctx, &map, at)?;
+            ctx.registry.bind(pkg, role, None, None)?;
+        }
+        if pci::ubox_device(p).is_none() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Binds the simulated function `role` of package `pkg` again (the
+/// simulation's `plug`), as a probe after load would.
+pub(crate) fn plug(ctx: &Ctx<Sim>, pkg: usize, role: Role) -> Result {
+    let sim = &ctx.regs;
+    // A newly bound device starts from its reset state: reset only when
+    // the function is absent, in one step with the bind.
+    ctx.registry.bind_with(pkg, role, None, None, || {
+        if let Role::Box { ty, index } = role {
+            sim.change(pkg, |m| m.reset_box(pkg, ty, index))
+                .map_err(|_| EINVAL)?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! A simulated uncore for the tests: the driver of `rust_uncore.ko` over
+//! the register model of the platform its `sim=` parameter names, driven
+//! through its debugfs files (`Documentation/simulation.rst`).
+//!
+//! Crate root of `rust_uncore_sim.ko`: the same modules as
+//! `rust_uncore_main.rs`, built with `feature = "sim"` (Kbuild), which
+//! brings in the register model (`hw::model`), the simulation backend
+//! (`engine::sim`), the `sim=` parameter and debugfs, and leaves out the
+//! hardware backend and the device tables (this module never autoloads).
+
+mod engine;
+#[path = "../rust/uncore/mod.rs"]
+mod glue;
+pub mod hw;
+#[path = "../rust/mod.rs"]
+pub mod sys;
+
+use kernel::prelude::*;
+
+module! {
+    type: RustUncoreSim,
+    name: "rust_uncore_sim",
+    description: "Intel uncore PMUs for perf (Rust), over a simulated uncore",
+    license: "GPL",
+}
+
+/// The loaded module.
+struct RustUncoreSim {
+    _driver: engine::Driver<engine::Sim>,
+}
+
+impl kernel::Module for RustUncoreSim {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        Ok(RustUncoreSim {
+            _driver: engine::Driver::new(module)?,
+        })
+    }
+}
