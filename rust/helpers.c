@@ -113,12 +113,18 @@ void ru_local_irq_restore(unsigned long flags) { local_irq_restore(flags); }
 
 void ru_sysfs_attr_init(struct attribute *attr) { sysfs_attr_init(attr); }
 
-/* A macro on some kernels, choosing among typed variants. */
+#ifdef RU_HELPERS_DEBUGFS
+/*
+ * A macro on some kernels, choosing among typed variants. Only in the copy
+ * of a module that has debugfs files (rust/uncore/sim_helpers.c): the
+ * module users load has none.
+ */
 struct dentry *ru_debugfs_create_file(const char *name, umode_t mode, struct dentry *parent,
 				      void *data, const struct file_operations *fops)
 {
 	return debugfs_create_file(name, mode, parent, data, fops);
 }
+#endif
 
 int ru_pci_domain_nr(struct pci_bus *bus) { return pci_domain_nr(bus); }
 int ru_pcibios_err_to_errno(int err) { return pcibios_err_to_errno(err); }

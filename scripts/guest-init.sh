@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # /init of the test guest. Mounts the pseudo file systems, then runs each
-# script of the run (/run/1, /run/2, ...) in turn: loads rust_uncore.ko with
-# the script's module arguments unless told not to, runs the script, leaves
+# script of the run (/run/1, /run/2, ...) in turn: loads the driver with
+# the script's module arguments unless told not to (rust_uncore_sim.ko
+# with a sim= argument, rust_uncore.ko otherwise), runs the script, leaves
 # a clean guest for the next one (modules unloaded, every CPU online, no
 # trace event enabled), and
 # prints the script's output, exit status and kernel log between markers
@@ -31,7 +32,7 @@ fi
 
 # cleanup: undo what a script may have left behind.
 cleanup() {
-	for m in rust_uncore rust_test_pmu intel_uncore; do
+	for m in rust_uncore rust_uncore_sim rust_test_pmu intel_uncore; do
 		if grep -q "^$m " /proc/modules; then
 			echo "# runner: unloading $m, left loaded by the script"
 			rmmod "$m" || echo "# runner: rmmod $m failed"
@@ -53,8 +54,12 @@ while [ -f "/run/$i/script.sh" ]; do
 	echo "GUEST-SCRIPT-BEGIN $i"
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	if [ "$AUTOLOAD" = 1 ]; then
+		case " $MODARGS" in
+		*" sim="*) ko=rust_uncore_sim.ko ;;
+		*) ko=rust_uncore.ko ;;
+		esac
 		# shellcheck disable=SC2086
-		insmod /lib/modules/rust_uncore.ko $MODARGS || echo "guest: insmod rust_uncore.ko $MODARGS failed"
+		insmod /lib/modules/$ko $MODARGS || echo "guest: insmod $ko $MODARGS failed"
 	fi
 	sh "/run/$i/script.sh"
 	rc=$?

@@ -8,13 +8,16 @@
 #   --kernel K       the kernel to boot: the test kernels debug (default),
 #                    nodebug or rt, or stock, Debian's own trixie-backports
 #                    kernel (scripts/build-kernel.sh --variant K), with the
-#                    module built for it: build/K/rust_uncore.ko, made by
+#                    modules built for it: build/K/rust_uncore.ko and
+#                    build/K/rust_uncore_sim.ko, made by
 #                    scripts/build-module.sh K
 #   --module FILE    load FILE instead of build/K/rust_uncore.ko
 #   --cpu MODEL      QEMU -cpu value (default: SandyBridge,model=45,-hypervisor)
 #   --smp TOPOLOGY   QEMU -smp value (default: 4,sockets=2,cores=2)
-#   --modargs ARGS   parameters for rust_uncore.ko (e.g. "sim=snbep:2")
-#   --no-load        do not insmod rust_uncore.ko before the script
+#   --modargs ARGS   module parameters; with sim= (e.g. "sim=snbep:2")
+#                    the simulation module rust_uncore_sim.ko is loaded,
+#                    else rust_uncore.ko
+#   --no-load        do not insmod the module before the script
 #   --no-leak-check  skip the kmemleak scan after the scripts (the nodebug
 #                    and rt kernels have no kmemleak: never scanned)
 #   --append ARGS    more kernel command-line parameters
@@ -32,8 +35,9 @@
 # On a fresh machine, `make test-kernel VARIANT=K` installs the packages and
 # builds the kernel K; `make guest` also builds the module.
 #
-# The guest has busybox, perf, the module (/lib/modules/rust_uncore.ko, and
-# the test PMU module rust_test_pmu.ko built with it), the kernel's own C
+# The guest has busybox, perf, the modules (/lib/modules/rust_uncore.ko,
+# and the simulation module rust_uncore_sim.ko and the test PMU module
+# rust_test_pmu.ko built with it), the kernel's own C
 # driver (/lib/modules/intel-uncore.ko), the test library and tools and
 # README.md (/tests). On the stock kernel it also has what the
 # README's commands installed in its Debian root (/lib/modules/<release>/,
@@ -191,10 +195,13 @@ trap 'rm -rf "$work"' EXIT
 # The per-run overlay: module, tests, the scripts and their settings.
 mkdir -p "$work/root/lib/modules" "$work/root/run" "$work/root/tests"
 cp "$ko" "$work/root/lib/modules/rust_uncore.ko"
-# The test PMU module built with it (build-module.sh builds both).
-if [ -z "$module" ] && [ -f "$(dirname "$ko")/rust_test_pmu.ko" ]; then
-	cp "$(dirname "$ko")/rust_test_pmu.ko" "$work/root/lib/modules/"
-fi
+# The simulation and test PMU modules built with it (build-module.sh
+# builds the three).
+for m in rust_uncore_sim rust_test_pmu; do
+	if [ -z "$module" ] && [ -f "$(dirname "$ko")/$m.ko" ]; then
+		cp "$(dirname "$ko")/$m.ko" "$work/root/lib/modules/"
+	fi
+done
 cp -r "$REPO_DIR/tests/guest/." "$work/root/tests/"
 cp -r "$REPO_DIR/tests/selftests" "$work/root/tests/"
 cp "$REPO_DIR/README.md" "$work/root/tests/"

@@ -5,7 +5,7 @@
 DBG=/sys/kernel/debug/rust_uncore
 DEV=/sys/bus/event_source/devices
 set -x
-dmesg | grep rust_uncore
+dmesg | grep rust_uncore_sim
 ls $DEV
 cat $DEV/uncore_cbox_0/cpumask
 grep . $DEV/uncore_cbox_0/format/*
@@ -20,4 +20,4 @@ perf stat -a -e uncore_ubox/event=0xff/,uncore_pcu/event=0xb,filter_band0=20/ --
 	"echo 'pmu=uncore_ubox event=0xff count=2700000000' > $DBG/inject;
 	 echo 'pmu=uncore_pcu event=0xb freq=27 count=1000' > $DBG/inject;
 	 echo 'pmu=uncore_pcu event=0xb freq=12 count=5000' > $DBG/inject"
-rmmod rust_uncore
+rmmod rust_uncore_sim

@@ -32,6 +32,7 @@ READS=${BENCH_READS:-1000}
 HOLD_MS=${BENCH_HOLD_MS:-2000}
 PMU=uncore_cbox_0
 OURS=/lib/modules/rust_uncore.ko
+SIM=/lib/modules/rust_uncore_sim.ko
 C_KO=/lib/modules/intel-uncore.ko
 
 # load_driver DRIVER [ARGS...]: loads it; unload_driver DRIVER: unloads it.
@@ -40,12 +41,14 @@ load_driver() {
 	shift
 	case $_d in
 	ours) insmod $OURS "$@" ;;
+	sim) insmod $SIM "$@" ;;
 	c) insmod $C_KO ;;
 	esac
 }
 unload_driver() {
 	case $1 in
 	ours) rmmod rust_uncore ;;
+	sim) rmmod rust_uncore_sim ;;
 	c) rmmod intel_uncore ;;
 	esac
 }
@@ -162,10 +165,10 @@ case "$MODARGS" in
 *) exit 0 ;;
 esac
 # shellcheck disable=SC2086
-load_driver ours $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
+load_driver sim $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
 for p in $(one_per_type); do
 	grep -qx "${p%_[0-9]*}" /tmp/measured && continue
 	c=$(raw_config "$p") || { echo "# sim $p: no raw event it accepts"; continue; }
 	poll_run sim "$p" "$c"
 done
-unload_driver ours
+unload_driver sim

@@ -191,7 +191,7 @@ case "$MODARGS" in
 *) exit 0 ;;
 esac
 # shellcheck disable=SC2086
-insmod /lib/modules/rust_uncore.ko $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
+insmod /lib/modules/rust_uncore_sim.ko $MODARGS || { echo "# insmod $MODARGS failed"; exit 0; }
 # On NHM-EX/WSM-EX, two injections of 2^48 - 656 more: the second wraps
 # the (48-bit) counter, raising a PMI.
 wrap=""
@@ -209,4 +209,4 @@ for p in $(one_per_type); do
 	echo "# $p ($c)"
 	echo "$out" | awk -v pmu="$p" '$1 == "tally" { $1 = "sim " pmu; print } $1 == "FAIL" { print "# " pmu ": " $0 }'
 done
-rmmod rust_uncore
+rmmod rust_uncore_sim

@@ -305,6 +305,10 @@ impl<R: Backend> TimerHandler for BoxState<R> {
     }
 }
 
+/// A box of this CPU's package, where the access is made from, the box
+/// locked, and a slot of it ([`UncorePmu::held_slot`]).
+type HeldSlot<'s, 'a, R> = (&'s Arc<BoxState<R>>, At<'a>, IrqGuard<'s, BoxInner>, usize);
+
 /// A perf PMU: one box type instance, on every package.
 pub(crate) struct UncorePmu<R: Backend> {
     ctx: Arc<Ctx<R>>,
@@ -549,7 +553,7 @@ impl<R: Backend> UncorePmu<R> {
         &'s self,
         irq: &'a IrqsOff,
         ev: &Event<EventBox>,
-    ) -> Option<(&'s Arc<BoxState<R>>, At<'a>, IrqGuard<'s, BoxInner>, usize)> {
+    ) -> Option<HeldSlot<'s, 'a, R>> {
         let (b, at) = self.current_box(irq)?;
         let k = ev.index()?;
         let inner = b.inner.lock();

@@ -46,10 +46,27 @@ done
 # line naming every platform it knows (once per kernel: on Sandy Bridge).
 if [ "$p" = snbep ]; then
 	dmesg -c >/dev/null
-	out=$(insmod /lib/modules/rust_uncore.ko sim=bogus 2>&1)
+	out=$(insmod /lib/modules/rust_uncore_sim.ko sim=bogus 2>&1)
 	check "sim=bogus: the load fails with EINVAL" sh -c "echo \"\$1\" | grep -q 'Invalid argument'" sh "$out"
 	check "sim=bogus: dmesg names every platform" \
 		sh -c "dmesg | grep -q 'sim=bogus: expected <platform>\[:<sockets>\] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd\$'"
 	check_eq "sim=bogus: no PMU" "$(pmus)" ""
+	# The simulation needs its platform.
+	dmesg -c >/dev/null
+	out=$(insmod /lib/modules/rust_uncore_sim.ko 2>&1)
+	check "rust_uncore_sim.ko without sim=: the load fails with EINVAL" sh -c "echo \"\$1\" | grep -q 'Invalid argument'" sh "$out"
+	check "... and dmesg says sim= is required" \
+		sh -c "dmesg | grep -q 'sim=<platform>\[:<sockets>\] is required, with platform one of snbep, '"
+	# The module users load is the hardware only: it has no sim parameter
+	# (the kernel ignores one, with a warning, and the hardware is driven)
+	# and no debugfs files.
+	dmesg -c >/dev/null
+	check "rust_uncore.ko sim=snbep:2: loads, on the hardware" insmod /lib/modules/rust_uncore.ko sim=snbep:2
+	check "... the kernel ignored sim= (rust_uncore.ko has no such parameter)" \
+		sh -c "dmesg | grep -q \"rust_uncore: unknown parameter 'sim' ignored\""
+	check "... no simulation message" sh -c "! dmesg | grep -q simulating"
+	check "... no parameter in sysfs, no debugfs directory" \
+		sh -c "[ ! -e /sys/module/rust_uncore/parameters/sim ] && [ ! -e /sys/kernel/debug/rust_uncore ]"
+	check "rmmod" unload
 fi
 done_testing

@@ -101,7 +101,7 @@ churn() {
 			if [ "$(cat /tmp/hold.out 2>/dev/null)" != holding ]; then
 				fails_hold=$((fails_hold + 1))
 				[ -n "$first" ] || first="cycle $i: holding $pmu/${spec%%|*}/ failed: $(cat /tmp/hold.out 2>/dev/null)"
-			elif rmmod rust_uncore 2>/dev/null; then
+			elif unload 2>/dev/null; then
 				fails_refuse=$((fails_refuse + 1))
 				[ -n "$first" ] || first="cycle $i: rmmod succeeded while $pmu had an open event"
 			elif [ "$(pmus)" != "$got" ]; then

@@ -19,7 +19,7 @@ model=$(awk '/^model\t/ { print $3; exit }' /proc/cpuinfo)
 fam=$(awk '/^cpu family/ { print $4; exit }' /proc/cpuinfo)
 if [ "$fam" = 15 ]; then
 	dmesg -c >/dev/null
-	out=$(insmod /lib/modules/rust_uncore.ko sim=pentiumd:2 2>&1)
+	out=$(insmod /lib/modules/rust_uncore_sim.ko sim=pentiumd:2 2>&1)
 	case "$out" in
 	*"No such device"*) ok "sim=pentiumd: insmod is refused with ENODEV" ;;
 	*) not_ok "sim=pentiumd: insmod is refused with ENODEV"; echo "# insmod said: $out" ;;

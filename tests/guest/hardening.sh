@@ -140,7 +140,7 @@ cpumask_problems() {
 # modref: the module's reference count (open events hold one each), or
 # "-" when it is not loaded.
 modref() {
-	awk '$1 == "rust_uncore" { print $3; found = 1 } END { if (!found) print "-" }' /proc/modules
+	awk '$1 == "rust_uncore" || $1 == "rust_uncore_sim" { print $3; found = 1 } END { if (!found) print "-" }' /proc/modules
 }
 
 # wait_modref N [SECONDS]: waits until the module's reference count is at
@@ -168,9 +168,9 @@ wait_file() {
 	done
 }
 
-# loaded: whether rust_uncore is loaded.
+# loaded: whether the driver (rust_uncore or rust_uncore_sim) is loaded.
 loaded() {
-	grep -q '^rust_uncore ' /proc/modules
+	[ -n "$(loaded_module)" ]
 }
 
 # meminfo_detail: the /proc/meminfo figures that tell where memory went,

@@ -52,13 +52,30 @@ done_testing() {
 	exit $?
 }
 
-# load [ARGS...]: insmod rust_uncore.ko (quietly); fails like insmod.
-load() {
-	insmod /lib/modules/rust_uncore.ko "$@"
+# module_for [ARGS...]: the module ARGS are for: rust_uncore_sim with a
+# sim= argument, else rust_uncore (the hardware only).
+module_for() {
+	for _a in "$@"; do
+		case $_a in sim=*) echo rust_uncore_sim; return ;; esac
+	done
+	echo rust_uncore
 }
 
+# load [ARGS...]: insmod the module ARGS are for (quietly); fails like
+# insmod.
+load() {
+	insmod "/lib/modules/$(module_for "$@").ko" "$@"
+}
+
+# loaded_module: the driver module loaded (rust_uncore or
+# rust_uncore_sim), or nothing.
+loaded_module() {
+	awk '$1 == "rust_uncore" || $1 == "rust_uncore_sim" { print $1 }' /proc/modules
+}
+
+# unload: rmmod the driver module loaded.
 unload() {
-	rmmod rust_uncore
+	rmmod "$(loaded_module)"
 }
 
 # inject LINE...: one occurrence per argument into the simulation.

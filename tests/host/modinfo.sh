@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The built module carries the aliases that autoload it: one PCI alias per
-# uncore function it binds and one CPU alias per supported CPU model.
-# Usage: tests/host/modinfo.sh rust_uncore.ko   (TAP output)
+# uncore function it binds and one CPU alias per supported CPU model; it
+# carries nothing of the simulation (no parameter, no symbol of the model,
+# the simulation or debugfs). The simulation module built with it (given,
+# or rust_uncore_sim.ko next to it) has the sim parameter and no alias.
+# Usage: tests/host/modinfo.sh rust_uncore.ko [rust_uncore_sim.ko]  (TAP)
 ko=$1
+sim_ko=${2:-$(dirname "$ko")/rust_uncore_sim.ko}
 tap_n=0
 failed=0
 t() {
@@ -24,5 +28,11 @@ t "Comet Lake CPU (model 0xa5)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0
 t "Westmere-EX CPU" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam0006mod002F:')" 1
 t "Xeon 7100 CPU (family 15)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam000Fmod0006:')" 1
 t "license GPL" "$(/sbin/modinfo -F license "$ko")" "GPL"
+t "no module parameter" "$(/sbin/modinfo -F parm "$ko")" ""
+syms=$(nm "$ko" | grep -iE 'sim|debugfs|inject|model')
+t "no symbol of the simulation, the model or debugfs (nm)" "$syms" ""
+t "the simulation module is rust_uncore_sim" "$(/sbin/modinfo -F name "$sim_ko")" rust_uncore_sim
+t "... with the sim parameter" "$(/sbin/modinfo -F parm "$sim_ko" | cut -d: -f1)" sim
+t "... and no alias (it never autoloads)" "$(/sbin/modinfo -F alias "$sim_ko")" ""
 echo "1..$tap_n"
 exit $failed

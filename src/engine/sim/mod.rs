@@ -35,7 +35,7 @@
 //!   after load would.
 //! - `clock` (write): `1` starts the simulated uncore clock (every fixed
 //!   counter advances with real time at the part's nominal clock,
-//!   `simclock.rs`), `0` stops it; off at load.
+//!   `clock.rs`), `0` stops it; off at load.
 //! - `workload` (write): `memcpy <bytes>` or `llc <lines>` stands in for the
 //!   selftests' workloads: every IMC box (or every C-box) of socket 0 counts
 //!   `bytes / 64` (or `lines`) on each counter programmed for an event.

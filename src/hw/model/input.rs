@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
 //! The simulation's input, from text to what the model is given: the lines
-//! written to the `inject` and `selftest` debugfs files (`src/engine/sim.rs`
+//! written to the `inject` and `selftest` debugfs files (`src/engine/sim/mod.rs`
 //! documents the keys), parsed and checked here so that any text either
 //! becomes a step the model and the driver can take or is refused with a
 //! reason, never a panic. The host property tests drive any text through

@@ -35,8 +35,12 @@ check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 finish() { echo "1..$n"; exit $failed; }
 
 echo "TAP version 13"
-if ! grep -qs '^rust_uncore ' /proc/modules; then
-	echo "1..0 # SKIP rust_uncore is not loaded (insmod rust_uncore.ko first)"
+if grep -qs '^rust_uncore_sim ' /proc/modules; then
+	mod=rust_uncore_sim
+elif grep -qs '^rust_uncore ' /proc/modules; then
+	mod=rust_uncore
+else
+	echo "1..0 # SKIP rust_uncore is not loaded (insmod rust_uncore.ko first, or rust_uncore_sim.ko sim=<platform>)"
 	exit 4
 fi
 if [ "$(id -u)" != 0 ]; then
@@ -45,7 +49,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 command -v perf >/dev/null || { echo "1..0 # SKIP perf is not installed"; exit 4; }
 
-sim=$(cat /sys/module/rust_uncore/parameters/sim 2>/dev/null)
+sim=$(cat /sys/module/$mod/parameters/sim 2>/dev/null)
 case "$sim" in "" | "(null)") sim="" ;; esac
 if [ -n "$sim" ]; then
 	p=${sim%%:*}
