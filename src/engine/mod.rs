@@ -32,9 +32,9 @@ use crate::hw::pci::Role;
 use crate::hw::program::{self, GlobalState};
 use crate::sys::cpu::{self, CpuId, OnPackage};
 use crate::sys::cpuhp::{self, HotplugOps};
+use crate::sys::nmi;
 use crate::sys::perf::Registration;
 use crate::sys::sync::{new_irq_lock, IrqLock};
-use crate::sys::nmi;
 use backend::{At, StallPoint};
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, Ordering};
 use kernel::c_str;
@@ -485,10 +485,7 @@ impl<R: Backend> Drop for Driver<R> {
 }
 
 /// Per-package state, all packages alike.
-pub(crate) fn per_package<T>(
-    packages: usize,
-    mut f: impl FnMut() -> Result<T>,
-) -> Result<KVec<T>> {
+pub(crate) fn per_package<T>(packages: usize, mut f: impl FnMut() -> Result<T>) -> Result<KVec<T>> {
     let mut v = KVec::with_capacity(packages, GFP_KERNEL)?;
     for _ in 0..packages {
         v.push(f()?, GFP_KERNEL)?;

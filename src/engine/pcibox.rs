@@ -134,7 +134,13 @@ impl Registry {
 
     /// Records function `role` of package `pkg` as present, with its device
     /// and MMIO window (hardware). `EBUSY` if it is present already.
-    pub(crate) fn bind(&self, pkg: usize, role: Role, dev: Option<DeviceRef>, mmio: Option<Mmio>) -> Result {
+    pub(crate) fn bind(
+        &self,
+        pkg: usize,
+        role: Role,
+        dev: Option<DeviceRef>,
+        mmio: Option<Mmio>,
+    ) -> Result {
         self.bind_with(pkg, role, dev, mmio, || Ok(()))
     }
 
@@ -254,7 +260,11 @@ pub(crate) struct PciLocation {
 }
 
 /// Decodes a function into its package and role.
-pub(crate) fn decode<R: Backend>(ctx: &Ctx<R>, map: &BusMap, at: PciLocation) -> Result<(usize, Role)> {
+pub(crate) fn decode<R: Backend>(
+    ctx: &Ctx<R>,
+    map: &BusMap,
+    at: PciLocation,
+) -> Result<(usize, Role)> {
     let p = ctx.platform.id;
     let role = pci::decode(p, at.vendor, at.device, at.dev, at.func).map_err(|e| {
         match e {

@@ -31,12 +31,12 @@ use crate::hw::shared::{Choice, Shared};
 use crate::sys::cpu::{CpuId, IrqsOff, OnPackage};
 use crate::sys::cpumask::CpuMask;
 use crate::sys::hrtimer::{Timer, TimerHandler};
+#[cfg(feature = "sim")]
+use crate::sys::perf::Registration;
 use crate::sys::perf::{
     Adding, Capabilities, Config, Event, EventId, EventSlots, Flags, NewEvent, PmuOps, PmuOptions,
     Reading, Scope, TaskContext,
 };
-#[cfg(feature = "sim")]
-use crate::sys::perf::Registration;
 use crate::sys::sync::{new_irq_lock, IrqGuard, IrqLock};
 use kernel::prelude::*;
 use kernel::str::CString;

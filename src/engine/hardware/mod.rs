@@ -9,7 +9,6 @@ mod pci;
 use super::backend::{At, Backend, Counter};
 use super::pcibox::PciEntry;
 use super::{Core, Ctx};
-use pci::PciHandler;
 use crate::hw::counter::read_split;
 use crate::hw::desc::Platform;
 use crate::hw::platforms::{self, nhmex};
@@ -19,6 +18,7 @@ use crate::sys::{cpu, msr, rcu};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sync::Arc;
+use pci::PciHandler;
 
 /// The hardware.
 pub(crate) struct Hardware;

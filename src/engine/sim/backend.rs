@@ -185,7 +185,6 @@ impl Sim {
     }
 }
 
-
 impl Backend for Sim {
     type Functions = ();
     type Extras = SimFiles;
