@@ -41,6 +41,9 @@ pub(crate) enum StallPoint {
     Cpumask = 0,
     /// An unplug, between retiring the box and unbinding its function.
     Unplug = 1,
+    /// A collector's hand-over, after the boxes whose function came back
+    /// are initialised and before the new collector is published.
+    Handover = 2,
 }
 
 /// What the hardware and the simulation each do their own way.

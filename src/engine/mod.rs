@@ -39,7 +39,7 @@ use backend::{At, StallPoint};
 use core::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
-use kernel::sync::Arc;
+use kernel::sync::{new_mutex, Arc, Mutex};
 use pmu::UncorePmu;
 
 /// The PMI state of one package.
@@ -91,6 +91,11 @@ pub(crate) struct Ctx<R: Backend> {
     /// before it left.
     #[pin]
     cpumasks: IrqLock<()>,
+    /// Serialises the control plane: CPU online and offline (collector
+    /// hand-overs, PMI target changes), PCI function plug and unplug. Taken
+    /// in process context only, never by the data plane.
+    #[pin]
+    control: Mutex<()>,
     /// PMI state of each package.
     pub(crate) pmi: KVec<PkgPmiState>,
     /// PMI statistics.
@@ -133,6 +138,25 @@ impl<R: Backend> Ctx<R> {
         match program::global_value(self.platform, &g) {
             Some((msr, v)) => self.wrmsr(on, msr, v),
             None => Ok(()),
+        }
+    }
+
+    /// Parks package `on`: marks it parked and clears its global control,
+    /// under the global control's lock, so that a concurrent PMI's
+    /// [`Ctx::write_global`] (which checks the mark under that lock) cannot
+    /// enable counting again after it.
+    fn park(&self, on: OnPackage<'_>) {
+        let pkg = on.package();
+        let Some(g) = self.globals.get(pkg) else {
+            return;
+        };
+        let _g = g.lock();
+        if let Some(p) = self.parked.get(pkg) {
+            p.store(true, Ordering::Release);
+        }
+        let ops = program::global_exit(self.platform);
+        if let Some(t) = self.platform.types.first() {
+            let _ = self.exec(At::Cpu(on), t, 0, &ops);
         }
     }
 
@@ -258,13 +282,7 @@ impl<R: Backend> Core<R> {
                 o.park_box(on);
             }
         }
-        let ops = program::global_exit(self.ctx.platform);
-        if let Some(t) = self.ctx.platform.types.first() {
-            let _ = self.ctx.exec(At::Cpu(on), t, 0, &ops);
-        }
-        if let Some(p) = self.ctx.parked.get(pkg) {
-            p.store(true, Ordering::Release);
-        }
+        self.ctx.park(on);
     }
 
     /// Recomputes every PMU's `cpumask`: the collector of each package
@@ -284,10 +302,20 @@ impl<R: Backend> Core<R> {
             .find(|o| o.box_type().kind == ty && o.index() == index as usize)
     }
 
+    /// Binds PCI function `role` of package `pkg` after load (`bind`) and
+    /// starts its box (if the package collects), in one control transition:
+    /// its PMU shows the package again.
+    pub(crate) fn plug(&self, pkg: usize, role: Role, bind: impl FnOnce() -> Result) -> Result {
+        let _control = self.ctx.control.lock();
+        bind()?;
+        self.plugged(pkg, role);
+        Ok(())
+    }
+
     /// PCI function `role` of package `pkg` was bound after load: its box
     /// is initialised (if the package collects) and its PMU shows the
-    /// package again.
-    pub(crate) fn plugged(&self, pkg: usize, role: Role) {
+    /// package again. Under the control lock.
+    fn plugged(&self, pkg: usize, role: Role) {
         if let Role::Box { ty, index } = role {
             match self.pmu_of(ty, index) {
                 Some(o) => {
@@ -322,6 +350,7 @@ impl<R: Backend> Core<R> {
     /// Stops the events of the box that PCI function `role` of package
     /// `pkg` is, and marks the function gone.
     pub(crate) fn unplug(&self, pkg: usize, role: Role) -> Result {
+        let _control = self.ctx.control.lock();
         if !self.ctx.registry.present(pkg, role) {
             return Err(ENODEV);
         }
@@ -351,6 +380,7 @@ impl<R: Backend> Core<R> {
 
 impl<R: Backend> HotplugOps for Core<R> {
     fn online(&self, cpu: CpuId) -> Result {
+        let _control = self.ctx.control.lock();
         let pkg = cpu.package();
         let Some(slot) = self.ctx.collectors.get(pkg) else {
             return Ok(());
@@ -370,6 +400,7 @@ impl<R: Backend> HotplugOps for Core<R> {
     }
 
     fn offline(&self, cpu: CpuId) -> Result {
+        let _control = self.ctx.control.lock();
         let pkg = cpu.package();
         let Some(slot) = self.ctx.collectors.get(pkg) else {
             return Ok(());
@@ -426,6 +457,7 @@ impl<R: Backend> HotplugOps for Core<R> {
                 }
             }
         }
+        self.ctx.regs.stall(StallPoint::Handover);
         // And a box that counts has its poll timer on the target, whatever
         // perf's moves started (the timers were cancelled before them).
         let _ = cpu::run_on(target, &|_| {
@@ -525,6 +557,7 @@ impl<R: Backend> Driver<R> {
                 globals,
                 registry <- registry,
                 cpumasks <- new_irq_lock!((), "rust_uncore:cpumasks"),
+                control <- new_mutex!((), "rust_uncore:control"),
                 pmi,
                 stats: Stats::default(),
             }),

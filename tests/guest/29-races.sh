@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Two races made certain with the simulation's one-shot pauses (`stall`):
+# Four races made certain with the simulation's one-shot pauses (`stall`):
 # 1. A cpumask recomputation that found a collector's box gone is held
 #    before it clears the collector's bit, while the box is plugged again
 #    and a second recomputation runs. The recomputations are serialised, so
@@ -13,6 +13,15 @@
 #    The event counts what the box sees after the plug (a counter armed in
 #    the window and read across the plug's reset counts about 2^48, or
 #    nothing).
+# 3. The collector of a package goes offline while an unplug of one of its
+#    boxes is held between retiring the box and unbinding its function.
+#    Control transitions are serialised: the hand-over waits for the unplug
+#    (it used to initialise the retired box, which stayed armed on the
+#    function that was gone: at the plug its event jumped by about 2^48).
+# 4. A box is plugged while a hand-over is held before the new collector is
+#    published. The plug waits for the hand-over and starts the box (it used
+#    to find no collector and skip the box, after the hand-over had looked
+#    for such boxes: the box stayed gone).
 #
 # guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
@@ -80,5 +89,47 @@ echo 'pmu=uncore_imc_0 socket=0 event=0x1 count=100' >$DBG/inject
 wait $hold
 check_eq "it counts the 100 after the plug" "$(awk '$1 == "count" { print $2 }' /tmp/hold.out)" 100
 check "uncore_imc_0 counts after" [ "$(total uncore_imc_0/event=0x1/ sh -c "echo 'pmu=uncore_imc_0 socket=0 event=0x1 count=55' > $DBG/inject")" = 55 ]
+
+# 3. A hand-over inside the unplug window. An event on socket 1's iMC box
+# counts 100, the box is unplugged (held after the retirement) while its
+# collector goes offline, then plugged back and counts 100 more.
+c1=$(collector uncore_cbox_0 1)
+rm -f /tmp/hold.out
+/tests/uncore_fuzz -e uncore_imc_0/event=0x1/ -c "$c1" -H 8 >/tmp/hold.out 2>&1 &
+hold=$!
+wait_file /tmp/hold.out
+echo 'pmu=uncore_imc_0 socket=1 event=0x1 count=100' >$DBG/inject
+n=$(stalls)
+echo 'unplug 1500' >$DBG/stall
+(echo 'pmu=uncore_imc_0 socket=1' >$DBG/unplug) &
+unplug=$!
+check "the unplug of socket 1's iMC box is held" wait_stall "$n"
+(echo 0 >/sys/devices/system/cpu/cpu$c1/online) &
+offline=$!
+wait $unplug
+wait $offline
+check "socket 1's collector went offline (CPU $c1)" [ "$(cat /sys/devices/system/cpu/cpu$c1/online)" = 0 ]
+echo 'pmu=uncore_imc_0 socket=1' >$DBG/plug
+echo 'pmu=uncore_imc_0 socket=1 event=0x1 count=100' >$DBG/inject
+wait $hold
+check_eq "the event counts 100 before the unplug and 100 after the plug" \
+	"$(awk '$1 == "count" { print $2 }' /tmp/hold.out)" 200
+echo 1 >/sys/devices/system/cpu/cpu$c1/online
+
+# 4. A plug inside the hand-over window: socket 1's iMC box is unplugged,
+# its collector goes offline (held before the new collector is published),
+# and the box is plugged back meanwhile.
+c1=$(collector uncore_cbox_0 1)
+echo 'pmu=uncore_imc_0 socket=1' >$DBG/unplug
+n=$(stalls)
+echo 'handover 1500' >$DBG/stall
+(echo 0 >/sys/devices/system/cpu/cpu$c1/online) &
+offline=$!
+check "the hand-over of socket 1 (CPU $c1 going) is held" wait_stall "$n"
+echo 'pmu=uncore_imc_0 socket=1' >$DBG/plug
+wait $offline
+check_eq "uncore_imc_0 counts on socket 1 after" \
+	"$(count uncore_imc_0/event=0x1/ sh -c "echo 'pmu=uncore_imc_0 socket=1 event=0x1 count=55' > $DBG/inject" | awk '$1 == "S1" { print $2 }')" 55
+echo 1 >/sys/devices/system/cpu/cpu$c1/online
 check "rmmod" unload
 done_testing

@@ -108,22 +108,26 @@ impl<R: Backend> Driver for PciHandler<R> {
             .mmio_window
             .map(|w| map_window(dev, &w))
             .transpose()?;
-        self.ctx
-            .registry
-            .bind(pkg, role, Some(dev.get()), mmio)
-            .inspect_err(|e| {
-                if *e == EBUSY {
-                    pr_info!(
-                        "{:04x}:{:04x}: a second device for the same box, ignored\n",
-                        dev.vendor(),
-                        dev.device_id()
-                    );
-                }
-            })?;
-        // Bound after load: start the box as the load does.
+        let bind = || {
+            self.ctx
+                .registry
+                .bind(pkg, role, Some(dev.get()), mmio)
+                .inspect_err(|e| {
+                    if *e == EBUSY {
+                        pr_info!(
+                            "{:04x}:{:04x}: a second device for the same box, ignored\n",
+                            dev.vendor(),
+                            dev.device_id()
+                        );
+                    }
+                })
+        };
+        // Bound after load: start the box as the load does, in one control
+        // transition with the bind.
         let core = self.core.lock().clone();
-        if let Some(core) = core {
-            core.plugged(pkg, role);
+        match core {
+            Some(core) => core.plug(pkg, role, bind)?,
+            None => bind()?,
         }
         Ok(KBox::new((pkg, role), GFP_KERNEL)?)
     }

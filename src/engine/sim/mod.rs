@@ -43,14 +43,16 @@
 //!   [umask=..] [count=..] [rounds=<n>]` runs the NMI read self-test
 //!   (`selftest.rs`): `EIO` unless every round read the exact count from
 //!   NMI context while the collector held the box's and the model's locks.
-//! - `stall` (write): `cpumask <ms>` or `unplug <ms>` arms a one-shot
-//!   pause for race tests: the next pass through that point spins for
-//!   `ms` milliseconds (at most 2000, `ERANGE` past it) with whatever locks
-//!   it holds, so that a test can run another operation inside the window
-//!   the point leaves. `cpumask`: in a `cpumask` recomputation, between
-//!   finding a collector whose box is gone and clearing its bit. `unplug`:
-//!   between retiring a box and unbinding its function. `stats` counts
-//!   the pauses begun (`stalls_taken`).
+//! - `stall` (write): `cpumask <ms>`, `unplug <ms>` or `handover <ms>` arms a
+//!   one-shot pause for race tests: the next pass through that point spins
+//!   for `ms` milliseconds (at most 2000, `ERANGE` past it) with whatever
+//!   locks it holds, so that a test can run another operation inside the
+//!   window the point leaves. `cpumask`: in a `cpumask` recomputation,
+//!   between finding a collector whose box is gone and clearing its bit.
+//!   `unplug`: between retiring a box and unbinding its function. `handover`:
+//!   in a collector's hand-over, before the new collector is published.
+//!   `stats` counts the pauses begun (`stalls_taken`).
+
 mod backend;
 mod clock;
 mod pci;
@@ -104,7 +106,7 @@ static FILES: [(&CStr, u32); 9] = [
 #[derive(Default)]
 pub(crate) struct Stalls {
     /// Milliseconds armed at each [`StallPoint`], 0 for none.
-    armed: [AtomicU32; 2],
+    armed: [AtomicU32; 3],
     /// Pauses begun.
     taken: AtomicU64,
 }
@@ -126,12 +128,13 @@ impl Stalls {
     }
 }
 
-/// Parses a `stall` line: `cpumask <ms>` or `unplug <ms>`.
+/// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>` or `handover <ms>`.
 fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
     let (what, ms) = line.split_once(' ').ok_or(EINVAL)?;
     let point = match what {
         "cpumask" => StallPoint::Cpumask,
         "unplug" => StallPoint::Unplug,
+        "handover" => StallPoint::Handover,
         _ => return Err(EINVAL),
     };
     let ms = num(ms.trim())?;
@@ -360,9 +363,8 @@ impl SimDebug {
     fn plug_line(&self, line: &str) -> Result {
         let (name, socket) = parse_target(line)?;
         let role = self.pci_role(name)?;
-        pci::plug(&self.ctx, socket, role)?;
-        self.core.plugged(socket, role);
-        Ok(())
+        self.core
+            .plug(socket, role, || pci::plug(&self.ctx, socket, role))
     }
 
     fn workload_line(&self, line: &str) -> Result {
