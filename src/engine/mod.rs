@@ -29,6 +29,7 @@ pub(crate) use sim::Sim;
 
 use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::pci::Role;
+use crate::hw::pmi_claim::PmiWord;
 use crate::hw::program::{self, GlobalState};
 use crate::sys::cpu::{self, CpuId, OnPackage};
 use crate::sys::cpuhp::{self, HotplugOps};
@@ -36,21 +37,11 @@ use crate::sys::nmi;
 use crate::sys::perf::Registration;
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use backend::{At, StallPoint};
-use core::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sync::{new_mutex, Arc, Mutex};
 use pmu::UncorePmu;
-
-/// The PMI state of one package.
-pub(crate) struct PkgPmiState {
-    /// The core (`core_id`) that `pmi_core_sel` names: the NMI handler
-    /// claims a PMI only on a CPU of that core, or of the core it named
-    /// before (a PMI raised just before a hand-over). -1: none.
-    target_core: AtomicI64,
-    /// The core it named before.
-    previous_core: AtomicI64,
-}
 
 /// The PMI counters (the simulation's `stats` file shows them).
 #[derive(Default)]
@@ -96,8 +87,9 @@ pub(crate) struct Ctx<R: Backend> {
     /// in process context only, never by the data plane.
     #[pin]
     control: Mutex<()>,
-    /// PMI state of each package.
-    pub(crate) pmi: KVec<PkgPmiState>,
+    /// The PMI claim word of each package ([`PmiWord`]): the core
+    /// `pmi_core_sel` names, the one it named before and its window.
+    pmi: KVec<AtomicU64>,
     /// PMI statistics.
     pub(crate) stats: Stats,
 }
@@ -182,45 +174,65 @@ impl<R: Backend> Ctx<R> {
         rank
     }
 
-    /// Aims package `pkg`'s PMIs at `cpu`'s core (its collector): returns
-    /// the `pmi_core_sel` bits to write, and records the core for the NMI
-    /// handler's claim first. A core whose rank is past the field gets no
-    /// PMIs (0): polling alone keeps the counts exact.
+    /// Changes package `pkg`'s PMI claim word with `f` (compare-and-swap:
+    /// NMIs claim concurrently).
+    fn update_pmi_word(&self, pkg: usize, f: impl Fn(PmiWord) -> PmiWord) {
+        if let Some(a) = self.pmi.get(pkg) {
+            let _ = a.fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                Some(f(PmiWord::from_bits(v)).bits())
+            });
+        }
+    }
+
+    /// Aims package `pkg`'s PMIs at `cpu`'s core (its collector), before
+    /// `pmi_core_sel` is written: returns the bits to write. The core named
+    /// before keeps claiming until [`Ctx::pmis_moved`]. A core whose rank
+    /// is past the field gets no PMIs (0): polling alone keeps the counts
+    /// exact.
     pub(crate) fn aim_pmis(&self, pkg: usize, cpu: CpuId) -> u64 {
         let bit = self.platform.global.pmi_core_bit(Self::core_index(cpu));
-        if let Some(st) = self.pmi.get(pkg) {
-            let core = if bit != 0 {
-                i64::from(cpu.core_id())
-            } else {
-                -1
-            };
-            let old = st.target_core.swap(core, Ordering::AcqRel);
-            if old != core {
-                st.previous_core.store(old, Ordering::Release);
-            }
-        }
+        let core = (bit != 0).then(|| cpu.core_id());
+        self.update_pmi_word(pkg, |w| w.aimed(core));
         bit
     }
 
-    /// A PMI of package `pkg` was handled on `cpu`: once that is the core
-    /// `pmi_core_sel` names, the core it named before takes no more.
-    pub(crate) fn pmi_arrived(&self, pkg: usize, cpu: CpuId) {
-        if let Some(st) = self.pmi.get(pkg) {
-            if st.target_core.load(Ordering::Acquire) == i64::from(cpu.core_id()) {
-                st.previous_core.store(-1, Ordering::Release);
-            }
-        }
+    /// `pmi_core_sel` of package `pkg` is written: the core it named
+    /// before gets its window of last claims ([`crate::hw::pmi_claim::WINDOW`]).
+    pub(crate) fn pmis_moved(&self, pkg: usize) {
+        self.update_pmi_word(pkg, PmiWord::moved);
     }
 
-    /// Whether `cpu` is a CPU of the core package `pkg`'s PMIs go to (or
-    /// went to before the last hand-over, until a PMI reached the new
-    /// one).
-    pub(crate) fn is_pmi_target(&self, pkg: usize, cpu: CpuId) -> bool {
-        let core = i64::from(cpu.core_id());
-        self.pmi.get(pkg).is_some_and(|st| {
-            st.target_core.load(Ordering::Acquire) == core
-                || st.previous_core.load(Ordering::Acquire) == core
-        })
+    /// Whether an NMI on `cpu` takes package `pkg`'s PMI: `cpu`'s core is
+    /// entitled to it by the claim word and `pending()` (asked once, only
+    /// then) says a PMI is pending. NMI context: lock-free.
+    pub(crate) fn claim_pmi(&self, pkg: usize, cpu: CpuId, pending: impl FnOnce() -> bool) -> bool {
+        let Some(a) = self.pmi.get(pkg) else {
+            return false;
+        };
+        let core = cpu.core_id();
+        let mut pending = Some(pending);
+        let mut seen = false;
+        // The word changes only by hand-overs and other claims: a few
+        // attempts settle it.
+        for _ in 0..8 {
+            let w = PmiWord::from_bits(a.load(Ordering::Acquire));
+            let Some(next) = w.claim(core) else {
+                return false;
+            };
+            if let Some(p) = pending.take() {
+                seen = p();
+            }
+            if !seen {
+                return false;
+            }
+            if a
+                .compare_exchange(w.bits(), next.bits(), Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// The online CPU of package `pkg` whose core has rank `rank` (the
@@ -256,6 +268,9 @@ impl<R: Backend> Core<R> {
                 g.pmi_cores = self.ctx.aim_pmis(pkg, cpu);
             }
         });
+        if pmis {
+            self.ctx.pmis_moved(pkg);
+        }
         for p in self.pmus.iter() {
             let o = p.ops();
             if o.present(pkg) {
@@ -434,6 +449,7 @@ impl<R: Backend> HotplugOps for Core<R> {
                     let _ = self
                         .ctx
                         .write_global(on, |g| g.pmi_cores = self.ctx.aim_pmis(pkg, target));
+                    self.ctx.pmis_moved(pkg);
                 }
             });
         }
@@ -539,12 +555,7 @@ impl<R: Backend> Driver<R> {
                 GFP_KERNEL,
             )
         })?;
-        let pmi = per_package(packages, || {
-            Ok(PkgPmiState {
-                target_core: AtomicI64::new(-1),
-                previous_core: AtomicI64::new(-1),
-            })
-        })?;
+        let pmi = per_package(packages, || Ok(AtomicU64::new(PmiWord::NONE.bits())))?;
         let registry = pcibox::Registry::new(platform.id, packages)?;
         let ctx = Arc::pin_init(
             try_pin_init!(Ctx {

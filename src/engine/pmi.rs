@@ -75,11 +75,12 @@ impl<R: Backend> NmiHandler for PmiNmi<R> {
         let Some(work) = self.works.get(pkg) else {
             return false;
         };
-        // Only the core `pmi_core_sel` names takes the package's PMIs: the
+        // Only the core `pmi_core_sel` names takes the package's PMIs (and
+        // the one it named before, within its window: `hw::pmi_claim`): the
         // status is package-wide, and an NMI of another source on another
         // CPU must not take the PMI that is on its way to the collector
         // (which would then find none: "NMI received for unknown reason").
-        let raised = ctx.is_pmi_target(pkg, cpu) && ctx.regs.pmi_pending(nmi);
+        let raised = ctx.claim_pmi(pkg, cpu, || ctx.regs.pmi_pending(nmi));
         if !raised {
             // The simulation's NMIs of another source (`noise=1`).
             if ctx.regs.noise_nmi(nmi) {
@@ -118,7 +119,6 @@ impl<R: Backend> Core<R> {
         // The work runs on the CPU that took the NMI, one of the package's.
         let Some(on) = irq.on(pkg) else { return };
         let cpu = irq.cpu();
-        ctx.pmi_arrived(pkg, cpu);
         let account = ctx.collector(pkg) == Some(cpu);
         let p = ctx.platform;
         let w = overflow::walk(p, |a| ctx.rdmsr(on, a).unwrap_or(0));

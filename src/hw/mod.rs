@@ -36,6 +36,7 @@ pub mod live;
 #[cfg(feature = "sim")]
 pub mod model;
 pub mod overflow;
+pub mod pmi_claim;
 pub mod pci;
 pub mod platforms;
 pub mod poll;

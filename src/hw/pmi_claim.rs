@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Which core's NMIs take a package's overflow PMIs: the decisions of the
+//! PMI claim, on one word.
+//!
+//! A package's uncore PMIs go to the cores its global control's
+//! `pmi_core_sel` names (325294 §2.1.1). The driver names one, its
+//! collector's, and the NMI handler claims an NMI that sees the package's
+//! PMI pending only on that core: the status is package-wide, and an NMI of
+//! another source on another core must not take the PMI on its way to the
+//! collector (which would then find none: "NMI received for unknown
+//! reason"). When the collector changes, the core named before keeps
+//! claiming until `pmi_core_sel` names the new one ([`PmiWord::aimed`],
+//! then the register, then [`PmiWord::moved`]), and then [`WINDOW`] more
+//! times: the NMI of a PMI raised just before the register changed may
+//! still be on its way to it.
+//!
+//! Target, previous core and window are one word ([`PmiWord`]), changed
+//! only by compare-and-swap from the value a decision was made on: an
+//! NMI's claim and a hand-over never see each other half done. The
+//! functions here are pure; the engine keeps the word in an atomic, and
+//! the host tests explore every interleaving of hand-overs, overflows and
+//! NMIs over it (`pmi_claim/tests.rs`).
+
+/// Claims the core named before a hand-over may still make once
+/// `pmi_core_sel` names the new one: the NMIs on their way to it carry
+/// PMIs of the one status bit, which the first claim takes.
+pub const WINDOW: u64 = 1;
+
+/// The previous core's claims while `pmi_core_sel` still names it: any
+/// number.
+const OPEN: u64 = 0xf;
+
+/// Bits of a core field: a core ID plus one, 0 for none.
+const CORE_BITS: u32 = 20;
+const CORE_MASK: u64 = (1 << CORE_BITS) - 1;
+/// Where the previous core's field starts.
+const PREV_SHIFT: u32 = CORE_BITS;
+/// Where the window's claims left start (4 bits).
+const LEFT_SHIFT: u32 = 2 * CORE_BITS;
+const LEFT_MASK: u64 = 0xf;
+/// Where the hand-over count starts (the rest of the word): two words
+/// made by different hand-overs always differ.
+const GEN_SHIFT: u32 = LEFT_SHIFT + 4;
+
+/// A package's PMI claim state: the core PMIs go to, the core they went to
+/// before the last hand-over and the claims left to it, and a count of
+/// hand-overs.
+///
+/// # Examples
+///
+/// ```
+/// use uncore_core::hw::pmi_claim::PmiWord;
+///
+/// let w = PmiWord::NONE.aimed(Some(3));
+/// assert_eq!(w.target(), Some(3));
+/// // Core 3 takes a PMI; core 5 does not.
+/// assert!(w.claim(3).is_some());
+/// assert!(w.claim(5).is_none());
+/// // A hand-over to core 5: core 3 may take the PMI still on its way.
+/// let h = w.aimed(Some(5)).moved();
+/// let after = h.claim(3).unwrap();
+/// assert!(after.claim(3).is_none());
+/// assert!(after.claim(5).is_some());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PmiWord(u64);
+
+impl PmiWord {
+    /// No core takes PMIs.
+    pub const NONE: PmiWord = PmiWord(0);
+
+    /// The word stored in an atomic.
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// The word an atomic holds.
+    pub const fn from_bits(v: u64) -> Self {
+        PmiWord(v)
+    }
+
+    /// The field of `core`: its ID plus one, or 0 (none, also for an ID the
+    /// field cannot hold).
+    fn field(core: Option<u32>) -> u64 {
+        match core {
+            Some(c) if u64::from(c) < CORE_MASK => u64::from(c) + 1,
+            _ => 0,
+        }
+    }
+
+    fn core_at(self, shift: u32) -> Option<u32> {
+        match (self.0 >> shift) & CORE_MASK {
+            0 => None,
+            // At most CORE_MASK - 1 after the subtraction: fits in u32.
+            f => u32::try_from(f - 1).ok(),
+        }
+    }
+
+    /// The core PMIs go to.
+    pub fn target(self) -> Option<u32> {
+        self.core_at(0)
+    }
+
+    /// The core they went to before the last hand-over, while it has
+    /// claims left.
+    pub fn previous(self) -> Option<u32> {
+        match self.left() {
+            0 => None,
+            _ => self.core_at(PREV_SHIFT),
+        }
+    }
+
+    /// The claims left to the previous core.
+    pub fn left(self) -> u64 {
+        (self.0 >> LEFT_SHIFT) & LEFT_MASK
+    }
+
+    /// The hand-over count (wrapping).
+    fn generation(self) -> u64 {
+        self.0 >> GEN_SHIFT
+    }
+
+    fn make(target: u64, previous: u64, left: u64, generation: u64) -> Self {
+        let generation = generation & (u64::MAX >> GEN_SHIFT);
+        PmiWord(
+            target
+                | (previous << PREV_SHIFT)
+                | ((left & LEFT_MASK) << LEFT_SHIFT)
+                | (generation << GEN_SHIFT),
+        )
+    }
+
+    /// The word after PMIs are aimed at `core` (`None`: at no core), before
+    /// `pmi_core_sel` is written: the core they went to becomes the previous
+    /// one and claims as before until [`PmiWord::moved`]. Aiming at the same
+    /// core again changes nothing.
+    pub fn aimed(self, core: Option<u32>) -> Self {
+        let new = Self::field(core);
+        let old = self.0 & CORE_MASK;
+        if new == old {
+            return self;
+        }
+        let (previous, left) = match old {
+            0 => (0, 0),
+            _ => (old, OPEN),
+        };
+        Self::make(new, previous, left, self.generation().wrapping_add(1))
+    }
+
+    /// The word once `pmi_core_sel` names the target: the previous core has
+    /// [`WINDOW`] claims left.
+    pub fn moved(self) -> Self {
+        match self.left() {
+            OPEN => Self::make(
+                self.0 & CORE_MASK,
+                (self.0 >> PREV_SHIFT) & CORE_MASK,
+                WINDOW,
+                self.generation(),
+            ),
+            _ => self,
+        }
+    }
+
+    /// Whether an NMI on `core` that sees the package's PMI pending takes
+    /// it, and the word after: once `pmi_core_sel` names the target, the
+    /// target's claim closes the window (the PMIs reach it now) and the
+    /// previous core's uses one claim of it. `None`: not this core's.
+    pub fn claim(self, core: u32) -> Option<Self> {
+        let f = Self::field(Some(core));
+        if f == 0 {
+            return None;
+        }
+        let target = self.0 & CORE_MASK;
+        let previous = (self.0 >> PREV_SHIFT) & CORE_MASK;
+        let left = self.left();
+        if f == target && left == OPEN {
+            // `pmi_core_sel` still names the previous core: it keeps its
+            // claims.
+            return Some(self);
+        }
+        if f == target {
+            return Some(Self::make(target, 0, 0, self.generation()));
+        }
+        if f == previous && left == OPEN {
+            return Some(self);
+        }
+        if f == previous && left > 0 {
+            let left = left - 1;
+            let previous = if left == 0 { 0 } else { previous };
+            return Some(Self::make(target, previous, left, self.generation()));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests;
