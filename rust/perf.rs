@@ -600,6 +600,10 @@ impl<T: PmuOps> Adapter<T> {
         let (t, ev) = unsafe { (Self::ops((*ev).pmu), Event::from_raw(ev)) };
         // SAFETY: perf calls `del` with interrupts off on the event's CPU, for the call.
         t.del(&unsafe { IrqsOff::new() }, ev, Flags(flags as u32));
+        // Until the next `add` the event is on no CPU: a `read` then (perf makes none, but the
+        // type promises) gets no package proof, wherever the event moves meanwhile.
+        // SAFETY: The event is live for the call.
+        unsafe { added_package_of(ev.raw()) }.store(-1, Ordering::Relaxed);
         // After `del` perf may free the event: no slot may keep it.
         slots::release(ev);
     }
@@ -798,8 +802,13 @@ impl<T: PmuOps> Registration<T> {
         t as u32
     }
 
-    /// Moves every event of this PMU on CPU `from` to CPU `to`.
-    pub fn migrate(&self, from: CpuId, to: CpuId) {
+    /// Moves every event of this PMU on CPU `from` to CPU `to`, a CPU of
+    /// the same package (the events' package proofs stay true); `EINVAL`
+    /// for CPUs of two packages.
+    pub fn migrate(&self, from: CpuId, to: CpuId) -> Result {
+        if from.package() != to.package() {
+            return Err(EINVAL);
+        }
         // SAFETY: The PMU is registered (type invariant); perf locks both contexts. CPU numbers
         // below `nr_cpu_ids` fit an `int`.
         unsafe {
@@ -808,7 +817,8 @@ impl<T: PmuOps> Registration<T> {
                 from.as_u32() as c_int,
                 to.as_u32() as c_int,
             )
-        }
+        };
+        Ok(())
     }
 }
 

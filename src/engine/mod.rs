@@ -456,7 +456,10 @@ impl<R: Backend> HotplugOps for Core<R> {
         // Each event's `add` on the target restarts the box's poll timer
         // there.
         for p in self.pmus.iter() {
-            p.migrate(cpu, target);
+            // The target is another CPU of the package.
+            if let Err(e) = p.migrate(cpu, target) {
+                pr_warn!("{}: events not moved: {:?}\n", p.ops().name(), e);
+            }
         }
         // A box whose function came back while the package had no
         // collector (a plug during this hand-over) is initialised now.
