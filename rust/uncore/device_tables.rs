@@ -21,8 +21,8 @@ use crate::sys::{cpu, pci};
     not(ru_device_table_kmod),
     export_name = "__mod_pci__rust_uncore_pci_ids_device_table"
 )]
-pub(crate) static PCI_IDS: pci::IdTable<{ hw::pci::BOUND_COUNT + 1 }> =
-    pci::IdTable::new(hw::pci::VENDOR_INTEL, &hw::pci::BOUND_IDS);
+pub(crate) static PCI_IDS: pci::IdTable<{ hw::platforms::BOUND_COUNT + 1 }> =
+    pci::IdTable::new(hw::pci::VENDOR_INTEL, &hw::platforms::BOUND_IDS);
 
 /// The CPU models the driver supports.
 #[used]

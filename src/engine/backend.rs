@@ -88,7 +88,7 @@ pub(crate) trait Backend: Send + Sync + Sized + 'static {
     fn read_counter(&self, ctx: &Ctx<Self>, at: At<'_>, k: &Counter<'_>) -> Result<u64>;
     /// Whether an uncore PMI of this CPU's package is pending (NMI
     /// context, on the core the PMIs go to).
-    fn pmi_pending(&self, nmi: &InNmi) -> bool;
+    fn pmi_pending(&self, ctx: &Ctx<Self>, nmi: &InNmi) -> bool;
     /// The simulation's own NMIs before the PMI check (the self-test's
     /// read): whether this one was such.
     fn test_nmi(&self, _nmi: &InNmi) -> bool {

@@ -225,8 +225,7 @@ impl<R: Backend> Ctx<R> {
             if !seen {
                 return false;
             }
-            if a
-                .compare_exchange(w.bits(), next.bits(), Ordering::AcqRel, Ordering::Acquire)
+            if a.compare_exchange(w.bits(), next.bits(), Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
             {
                 return true;

@@ -80,7 +80,7 @@ impl<R: Backend> NmiHandler for PmiNmi<R> {
         // status is package-wide, and an NMI of another source on another
         // CPU must not take the PMI that is on its way to the collector
         // (which would then find none: "NMI received for unknown reason").
-        let raised = ctx.claim_pmi(pkg, cpu, || ctx.regs.pmi_pending(nmi));
+        let raised = ctx.claim_pmi(pkg, cpu, || ctx.regs.pmi_pending(ctx, nmi));
         if !raised {
             // The simulation's NMIs of another source (`noise=1`).
             if ctx.regs.noise_nmi(nmi) {

@@ -245,7 +245,8 @@ impl<R: Backend> BoxState<R> {
         if !matches!(c.ctr, Ctr::Free(_)) {
             // A group frozen by pmu_disable stays frozen (run key 0).
             let frozen = inner.applied == Some(0);
-            let ops = program::event_disable(self.ty, self.index, c.ctr, c.ctl, frozen);
+            let g = self.ctx.platform.global;
+            let ops = program::event_disable(g, self.ty, self.index, c.ctr, c.ctl, frozen);
             // A failed write leaves the counter running; its count is still
             // taken below, and the next start reprograms it.
             let _ = self.ctx.exec(at, self.ty, self.index, &ops);

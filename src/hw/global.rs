@@ -72,6 +72,12 @@ pub trait GlobalControl: Sync + fmt::Debug {
         0
     }
 
+    /// The register and bit that say a PMI of the package is pending (read
+    /// by the NMI handler on the core the PMIs go to).
+    fn pmi_status(&self) -> Option<(Msr, u64)> {
+        None
+    }
+
     /// The register and bits a PMI clears when it stops all counting: when
     /// a read after the walk finds them clear, the driver writes the global
     /// control again.
@@ -83,6 +89,14 @@ pub trait GlobalControl: Sync + fmt::Debug {
     /// the status names each counter.
     fn overflow_bit(&self, t: &BoxType, i: usize, c: Ctr) -> Option<OverflowBit> {
         let _ = (t, i, c);
+        None
+    }
+
+    /// The write that freezes (`freeze`) or unfreezes the one counter at
+    /// MSR `msr` alone, where a counter shares its MSR with its control
+    /// (`Space::Combined`: clearing the control is a read-modify-write,
+    /// which must not race the count). `None`: no such write.
+    fn freeze_one(&self, _msr: u32, _freeze: bool) -> Option<(Msr, u64)> {
         None
     }
 

@@ -36,9 +36,9 @@ pub mod live;
 #[cfg(feature = "sim")]
 pub mod model;
 pub mod overflow;
-pub mod pmi_claim;
 pub mod pci;
 pub mod platforms;
+pub mod pmi_claim;
 pub mod poll;
 pub mod program;
 pub mod sched;

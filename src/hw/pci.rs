@@ -60,38 +60,6 @@ pub(crate) const fn bx(ty: BoxKind, index: u8) -> Role {
     Role::Box { ty, index }
 }
 
-/// The device IDs of the PCI functions the driver binds, every platform's
-/// but the U-box devices, which are only read: the first `N` of them, and
-/// how many there are.
-const fn bound_ids<const N: usize>() -> ([u16; N], usize) {
-    let platforms = super::platforms::PLATFORMS;
-    let mut ids = [0; N];
-    let mut n = 0;
-    let mut p = 0;
-    while p < platforms.len() {
-        let fns = platforms[p].pci;
-        let mut i = 0;
-        while i < fns.len() {
-            if !matches!(fns[i].role, Role::Ubox) {
-                if n < N {
-                    ids[n] = fns[i].device;
-                }
-                n += 1;
-            }
-            i += 1;
-        }
-        p += 1;
-    }
-    (ids, n)
-}
-
-/// How many PCI functions the driver binds.
-pub const BOUND_COUNT: usize = bound_ids::<0>().1;
-
-/// The device IDs of the PCI functions the driver binds, for its PCI ID
-/// table (and the module's aliases).
-pub const BOUND_IDS: [u16; BOUND_COUNT] = bound_ids::<BOUND_COUNT>().0;
-
 /// The PCI functions of a platform.
 pub fn functions(p: PlatformId) -> &'static [PciFn] {
     super::platforms::by_id(p).pci

@@ -9,9 +9,7 @@
 use super::box_control::BoxControl;
 use super::box_control::BoxRun;
 use super::desc::{BoxType, Enable, Platform, Space};
-#[cfg(doc)]
 use super::global::GlobalControl;
-use super::platforms::l3::{self, l3_global};
 use super::shared::{Choice, Shared};
 
 /// An MSR that the platform tables declare: a register of an uncore box,
@@ -469,12 +467,19 @@ pub fn read_value(t: &BoxType, c: Ctr, raw: u64) -> u64 {
 ///
 /// A Xeon 7100/7400 counter shares its MSR with its control: clearing the
 /// control is a read-modify-write that writes back the count it read. The
-/// counter is frozen around it (`MSR_EMON_L3_GL_CTL`, this counter
-/// selected), so that the count cannot move between the two accesses: no
+/// counter is frozen around it (by the platform's global control `g`:
+/// [`GlobalControl::freeze_one`]), so that the count cannot move between the two accesses: no
 /// increment is lost, and no lock-free observer can see a count that the
 /// write then takes back. It is unfrozen after, unless `group_frozen` (the
 /// group was frozen, and stays so).
-pub fn event_disable(t: &BoxType, i: usize, c: Ctr, ctl: u64, group_frozen: bool) -> Ops {
+pub fn event_disable(
+    g: &dyn GlobalControl,
+    t: &BoxType,
+    i: usize,
+    c: Ctr,
+    ctl: u64,
+    group_frozen: bool,
+) -> Ops {
     let mut ops = Ops::default();
     let Some(addr) = control_addr(t, i, c) else {
         return ops;
@@ -483,11 +488,14 @@ pub fn event_disable(t: &BoxType, i: usize, c: Ctr, ctl: u64, group_frozen: bool
         (Ctr::Fixed, _) => ops.write(addr, 0),
         (_, Space::Combined { base }) => {
             let j = base + general_index(c);
-            let sel = (1u64 << ((j - l3::CTR_CTL0) & 7)) << l3_global::SELECT_SHIFT;
-            ops.write(Addr::Msr(Msr::new(l3::GL_CTL)), sel | l3_global::FREEZE);
+            if let Some((m, v)) = g.freeze_one(j, true) {
+                ops.write(Addr::Msr(m), v);
+            }
             ops.push(Op::WriteControlHalf(Msr::new(j), 0));
             if !group_frozen {
-                ops.write(Addr::Msr(Msr::new(l3::GL_CTL)), sel | l3_global::UNFREEZE);
+                if let Some((m, v)) = g.freeze_one(j, false) {
+                    ops.write(Addr::Msr(m), v);
+                }
             }
         }
         _ => ops.write(addr, if t.enable == Enable::Bit22 { ctl } else { 0 }),

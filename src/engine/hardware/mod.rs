@@ -11,7 +11,7 @@ use super::pcibox::PciEntry;
 use super::{Core, Ctx};
 use crate::hw::counter::read_split;
 use crate::hw::desc::Platform;
-use crate::hw::platforms::{self, nhmex};
+use crate::hw::platforms;
 use crate::hw::program::{Addr, CfgReg, Msr};
 use crate::sys::cpu::{InNmi, OnPackage};
 use crate::sys::{cpu, msr, rcu};
@@ -99,9 +99,12 @@ impl Backend for Hardware {
         }
     }
 
-    fn pmi_pending(&self, _nmi: &InNmi) -> bool {
+    fn pmi_pending(&self, ctx: &Ctx<Self>, _nmi: &InNmi) -> bool {
         // A local MSR read is fine in NMI context.
-        msr::read(nhmex::U_GLOBAL_STATUS_MSR).is_ok_and(|st| st & U_STATUS_PMI != 0)
+        ctx.platform
+            .global
+            .pmi_status()
+            .is_some_and(|(m, bit)| msr::read(m).is_ok_and(|st| st & bit != 0))
     }
 
     fn cores_per_package(&self) -> Option<u32> {
@@ -148,9 +151,6 @@ impl Hardware {
         }
     }
 }
-
-/// `pmi` of `U_MSR_PMON_GLOBAL_STATUS`.
-const U_STATUS_PMI: u64 = 1 << 30;
 
 /// Picks the platform of the boot CPU, or refuses with `ENODEV`.
 fn detect() -> Result<&'static Platform> {

@@ -284,7 +284,7 @@ impl Backend for Sim {
         }
     }
 
-    fn pmi_pending(&self, nmi: &InNmi) -> bool {
+    fn pmi_pending(&self, _ctx: &Ctx<Self>, nmi: &InNmi) -> bool {
         self.raised
             .get(nmi.package())
             .is_some_and(|r| r.swap(false, Ordering::AcqRel))

@@ -1391,7 +1391,7 @@ fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
             let g = GlobalState::default();
             d.exec(t, 0, &program::box_run(p, t, 0, false, 1 << j, &g));
         }
-        let ops = program::event_disable(t, 0, pr.ctr, 0, group_frozen);
+        let ops = program::event_disable(p.global, t, 0, pr.ctr, 0, group_frozen);
         for op in ops.as_slice() {
             match *op {
                 Op::WriteControlHalf(a, ctl) => {

@@ -3,7 +3,7 @@
 //! Tests of PCI decoding and the bus to socket map.
 
 use super::*;
-use crate::hw::platforms::by_id;
+use crate::hw::platforms::{by_id, BOUND_COUNT, BOUND_IDS};
 
 #[test]
 fn every_listed_device_decodes_to_a_box_of_its_platform() {

@@ -165,6 +165,16 @@ impl BoxControl for GroupFreeze {
 pub struct EmonGlobal;
 
 impl GlobalControl for EmonGlobal {
+    fn freeze_one(&self, msr: u32, freeze: bool) -> Option<(Msr, u64)> {
+        // `GL_event_select`: this counter alone.
+        let sel = (1u64 << (msr.wrapping_sub(CTR_CTL0) & 7)) << l3_global::SELECT_SHIFT;
+        let cmd = match freeze {
+            true => l3_global::FREEZE,
+            false => l3_global::UNFREEZE,
+        };
+        Some((GL_CTL_MSR, sel | cmd))
+    }
+
     fn walk(&self, p: &Platform, read: &mut dyn FnMut(u32) -> u64, w: &mut Walk) {
         let st = (read(GL_CTL) >> l3_global::STATUS_SHIFT) & 0xff;
         for (ti, t) in p.types.iter().enumerate() {

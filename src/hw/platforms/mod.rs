@@ -5,6 +5,7 @@
 
 use super::bits::Field;
 use super::desc::{Format, Platform, Word};
+use super::pci::Role;
 
 pub mod ivbep;
 pub mod l3;
@@ -77,6 +78,38 @@ pub const CPUS: [(u32, u32); CPU_COUNT] = {
     }
     c
 };
+
+/// The device IDs of the PCI functions the driver binds, every platform's
+/// but the U-box devices, which are only read: the first `N` of them, and
+/// how many there are.
+const fn bound_ids<const N: usize>() -> ([u16; N], usize) {
+    let platforms = PLATFORMS;
+    let mut ids = [0; N];
+    let mut n = 0;
+    let mut p = 0;
+    while p < platforms.len() {
+        let fns = platforms[p].pci;
+        let mut i = 0;
+        while i < fns.len() {
+            if !matches!(fns[i].role, Role::Ubox) {
+                if n < N {
+                    ids[n] = fns[i].device;
+                }
+                n += 1;
+            }
+            i += 1;
+        }
+        p += 1;
+    }
+    (ids, n)
+}
+
+/// How many PCI functions the driver binds.
+pub const BOUND_COUNT: usize = bound_ids::<0>().1;
+
+/// The device IDs of the PCI functions the driver binds, for its PCI ID
+/// table (and the module's aliases).
+pub const BOUND_IDS: [u16; BOUND_COUNT] = bound_ids::<BOUND_COUNT>().0;
 
 /// The platform of an Intel CPU with this CPUID family and model, if supported.
 pub fn for_cpu(family: u32, model: u32) -> Option<&'static Platform> {

@@ -440,7 +440,10 @@ fn word_fields() {
     assert_eq!(open.claim(7), Some(open));
     assert_eq!(open.claim(9), Some(open));
     let h = open.moved();
-    assert_eq!((h.target(), h.previous(), h.left()), (Some(9), Some(7), WINDOW));
+    assert_eq!(
+        (h.target(), h.previous(), h.left()),
+        (Some(9), Some(7), WINDOW)
+    );
     assert_eq!(h.moved(), h);
     // The target's claim closes the window.
     let t = h.claim(9).unwrap();
@@ -452,7 +455,10 @@ fn word_fields() {
     assert!(off.claim(7).is_some_and(|x| x.claim(7).is_none()));
     // An ID the field cannot hold gets no PMIs.
     assert_eq!(PmiWord::NONE.aimed(Some(u32::MAX)).target(), None);
-    assert!(PmiWord::NONE.aimed(Some(u32::MAX)).claim(u32::MAX).is_none());
+    assert!(PmiWord::NONE
+        .aimed(Some(u32::MAX))
+        .claim(u32::MAX)
+        .is_none());
     // Two hand-overs back and forth make a different word (generation).
     assert_ne!(h.aimed(Some(7)).aimed(Some(9)), h);
 }

@@ -6,7 +6,9 @@
 //! platform-wide fields with the overflow-status hierarchy below
 //! `U_MSR_PMON_GLOBAL_STATUS` (§2.1.4).
 
-use super::{U_GLOBAL_CTL, U_GLOBAL_CTL_MSR, U_GLOBAL_OVF_CTL, U_GLOBAL_STATUS};
+use super::{
+    U_GLOBAL_CTL, U_GLOBAL_CTL_MSR, U_GLOBAL_OVF_CTL, U_GLOBAL_STATUS, U_GLOBAL_STATUS_MSR,
+};
 use crate::hw::box_control::{BoxControl, BoxRun};
 use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::global::GlobalControl;
@@ -188,6 +190,11 @@ impl GlobalControl for UGlobal {
     /// A PMI with `frz_all` clears `en_all`.
     fn stopped_by_pmi(&self) -> Option<(Msr, u64)> {
         Some((U_GLOBAL_CTL_MSR, u_global::EN_ALL))
+    }
+
+    /// `U_MSR_PMON_GLOBAL_STATUS.pmi` (Table 2-3).
+    fn pmi_status(&self) -> Option<(Msr, u64)> {
+        Some((U_GLOBAL_STATUS_MSR, 1 << 30))
     }
 
     /// The box's `GLOBAL_STATUS` and `GLOBAL_OVF_CTL` at box control +1
