@@ -16,6 +16,7 @@ use super::cpu::{without_irqs, CpuId, InNmi, IrqsOff};
 use core::ffi::c_void;
 use core::ptr::{addr_of, addr_of_mut, null_mut};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
+use core::cmp::min;
 use kernel::error::to_result;
 use kernel::ffi::{c_int, c_uint};
 use kernel::prelude::*;
@@ -35,22 +36,28 @@ pub trait NmiHandler: Send + Sync + 'static {
 /// its handler here.
 static HANDLER: AtomicPtr<c_void> = AtomicPtr::new(null_mut());
 
-/// The registered handler's flags, one per CPU number: an NMI [`send`]
-/// sent to that CPU is on its way. The handler claims such an NMI, so none
-/// this module sends is left to the kernel as of "unknown reason".
-static PENDING: AtomicPtr<AtomicBool> = AtomicPtr::new(null_mut());
+/// The registered handler's counts, one per CPU number: the NMIs [`send`]
+/// sent to that CPU and not yet claimed. The handler claims them all in
+/// the next NMI of that CPU (two sent NMIs may arrive as one), so none this
+/// module sends is left to the kernel as of "unknown reason"; it reports
+/// how many it took, so that the kernel swallows a second, back-to-back
+/// NMI it finds no reason for.
+static PENDING: AtomicPtr<AtomicU32> = AtomicPtr::new(null_mut());
 
-/// Calls of [`send`] running (which may use [`PENDING`]'s flags).
+/// [`send`] may send: a registration is live and not being dropped.
+static ACCEPTING: AtomicBool = AtomicBool::new(false);
+
+/// Calls of [`send`] running (which may use [`PENDING`]'s counts).
 static SENDERS: AtomicU32 = AtomicU32::new(0);
 
-/// The pending flag of CPU `cpu`.
+/// The pending count of CPU `cpu`.
 ///
 /// # Safety
 ///
 /// `flags` must be [`PENDING`]'s value while a registration is live (it
-/// points to one flag per CPU number), and the reference must not outlive
-/// that registration.
-unsafe fn pending_of<'a>(flags: *mut AtomicBool, cpu: CpuId) -> &'a AtomicBool {
+/// points to one count per CPU number), and the reference must not
+/// outlive that registration.
+unsafe fn pending_of<'a>(flags: *mut AtomicU32, cpu: CpuId) -> &'a AtomicU32 {
     // SAFETY: The caller guarantees `flags` holds a flag for every CPU number, which `cpu` is.
     unsafe { &*flags.add(cpu.as_u32() as usize) }
 }
@@ -62,12 +69,13 @@ unsafe fn pending_of<'a>(flags: *mut AtomicBool, cpu: CpuId) -> &'a AtomicBool {
 /// # Invariants
 ///
 /// `action` is registered with [`Self::handle`] as its handler, [`HANDLER`]
-/// points to `handler`'s object and [`PENDING`] to `pending`'s flags (one
-/// per CPU number), from the end of initialisation until drop.
+/// points to `handler`'s object and [`PENDING`] to `pending`'s counts (one
+/// per CPU number), from the end of initialisation until the handler is
+/// unregistered in drop.
 #[pin_data(PinnedDrop)]
 pub struct Registration<T: NmiHandler> {
     handler: Arc<T>,
-    pending: KVec<AtomicBool>,
+    pending: KVec<AtomicU32>,
     name: &'static CStr,
     #[pin]
     action: Opaque<bindings::nmiaction>,
@@ -82,11 +90,11 @@ unsafe impl<T: NmiHandler> Sync for Registration<T> {}
 impl<T: NmiHandler> Registration<T> {
     /// Registers `handler` as the `NMI_LOCAL` handler `name`.
     pub fn new(name: &'static CStr, handler: Arc<T>) -> impl PinInit<Self, Error> {
-        let pending = (|| -> Result<KVec<AtomicBool>> {
+        let pending = (|| -> Result<KVec<AtomicU32>> {
             let n = CpuId::all().count();
             let mut v = KVec::with_capacity(n, GFP_KERNEL)?;
             for _ in 0..n {
-                v.push(AtomicBool::new(false), GFP_KERNEL)?;
+                v.push(AtomicU32::new(0), GFP_KERNEL)?;
             }
             Ok(v)
         })();
@@ -124,7 +132,10 @@ impl<T: NmiHandler> Registration<T> {
                 match r {
                     // INVARIANT: Registered, and both statics published: `send` can target the
                     // handler only from here.
-                    Ok(()) => PENDING.store((*slot).pending.as_mut_ptr(), Ordering::SeqCst),
+                    Ok(()) => {
+                        PENDING.store((*slot).pending.as_mut_ptr(), Ordering::SeqCst);
+                        ACCEPTING.store(true, Ordering::SeqCst);
+                    }
                     Err(_) => {
                         HANDLER.store(null_mut(), Ordering::Release);
                         core::ptr::drop_in_place(addr_of_mut!((*slot).pending));
@@ -152,21 +163,20 @@ impl<T: NmiHandler> Registration<T> {
         // registration, a `Registration<T>` (type invariant), kept alive until unregistering
         // has waited for every running handler.
         let ours = unsafe { (*obj).nmi(&nmi) };
-        // An NMI `send` sent here is claimed, whatever the handler said.
+        // The NMIs `send` sent here are claimed, whatever the handler said.
         let flags = PENDING.load(Ordering::Acquire);
         let sent = if flags.is_null() {
-            false
+            0
         } else {
-            // SAFETY: `PENDING` is the live registration's flags (type invariant): it is
-            // cleared, and the flags freed, only after unregistering waited for this handler.
+            // SAFETY: `PENDING` is the live registration's counts (type invariant): it is
+            // cleared, and the counts freed, only after unregistering waited for this handler.
             let pending = unsafe { pending_of(flags, nmi.cpu()) };
-            pending.swap(false, Ordering::AcqRel)
+            pending.swap(0, Ordering::AcqRel)
         };
-        if ours || sent {
-            bindings::NMI_HANDLED as c_int
-        } else {
-            bindings::NMI_DONE as c_int
-        }
+        // How many NMIs this handled: `NMI_DONE` (0) for none, `NMI_HANDLED` (1) for one, more
+        // for more (the kernel then swallows a back-to-back NMI it finds no reason for).
+        let handled = min(u32::from(ours).saturating_add(sent), 1000);
+        c_int::try_from(handled).unwrap_or(bindings::NMI_HANDLED as c_int)
     }
 }
 
@@ -174,23 +184,25 @@ impl<T: NmiHandler> Registration<T> {
 impl<T: NmiHandler> PinnedDrop for Registration<T> {
     fn drop(self: Pin<&mut Self>) {
         // No new send: wait for those running, then (up to 100 ms) for the
-        // NMIs they sent to arrive and be claimed.
-        PENDING.store(null_mut(), Ordering::SeqCst);
+        // NMIs they sent to arrive and be claimed, with the counts still
+        // published to the handler.
+        ACCEPTING.store(false, Ordering::SeqCst);
         while SENDERS.load(Ordering::SeqCst) != 0 {
             core::hint::spin_loop();
         }
         for _ in 0..10_000 {
-            if !self.pending.iter().any(|f| f.load(Ordering::Acquire)) {
+            if self.pending.iter().all(|f| f.load(Ordering::Acquire) == 0) {
                 break;
             }
             super::cpu::delay_us(10);
         }
         // SAFETY: The action is registered under this name (type invariant); unregistering
         // waits for running handlers (RCU), after which none reads `HANDLER`'s object or the
-        // flags.
+        // counts.
         unsafe {
             bindings::unregister_nmi_handler(bindings::NMI_LOCAL as c_uint, self.name.as_char_ptr())
         };
+        PENDING.store(null_mut(), Ordering::SeqCst);
         HANDLER.store(null_mut(), Ordering::Release);
     }
 }
@@ -201,7 +213,7 @@ impl<T: NmiHandler> PinnedDrop for Registration<T> {
 pub fn send(cpu: CpuId) -> Result {
     SENDERS.fetch_add(1, Ordering::SeqCst);
     let flags = PENDING.load(Ordering::SeqCst);
-    let r = if flags.is_null() {
+    let r = if !ACCEPTING.load(Ordering::SeqCst) || flags.is_null() {
         Err(ENODEV)
     } else {
         // With interrupts off here, no CPU goes offline (that needs every online CPU to run its
@@ -212,7 +224,7 @@ pub fn send(cpu: CpuId) -> Result {
             }
             // SAFETY: `flags` was published by a live registration, which cannot free it while
             // this call is counted in `SENDERS` (its drop waits for that).
-            unsafe { pending_of(flags, cpu) }.store(true, Ordering::Release);
+            unsafe { pending_of(flags, cpu) }.fetch_add(1, Ordering::AcqRel);
             // SAFETY: Sends an IPI with the NMI vector to an online CPU (it stays online while
             // interrupts are off here); its handler claims it by the flag just set.
             unsafe { bindings::ru_send_nmi(cpu.as_u32()) };
