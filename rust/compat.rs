@@ -52,23 +52,6 @@ pub(crate) fn opaque_try_ffi_init<T, E>(
     };
 }
 
-/// A timer function's request: fire again.
-#[cfg(ru_hrtimer_restart_newtype)]
-pub(crate) const HRTIMER_RESTART: bindings::hrtimer_restart =
-    bindings::hrtimer_restart::HRTIMER_RESTART;
-/// A timer function's request: do not fire again.
-#[cfg(ru_hrtimer_restart_newtype)]
-pub(crate) const HRTIMER_NORESTART: bindings::hrtimer_restart =
-    bindings::hrtimer_restart::HRTIMER_NORESTART;
-/// A timer function's request: fire again.
-#[cfg(not(ru_hrtimer_restart_newtype))]
-pub(crate) const HRTIMER_RESTART: bindings::hrtimer_restart =
-    kernel::bindings::hrtimer_restart_HRTIMER_RESTART;
-/// A timer function's request: do not fire again.
-#[cfg(not(ru_hrtimer_restart_newtype))]
-pub(crate) const HRTIMER_NORESTART: bindings::hrtimer_restart =
-    kernel::bindings::hrtimer_restart_HRTIMER_NORESTART;
-
 /// The function of a high-resolution timer.
 pub(crate) type HrtimerFn =
     unsafe extern "C" fn(*mut bindings::hrtimer) -> bindings::hrtimer_restart;

@@ -9,6 +9,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/pci.h>
@@ -130,3 +131,16 @@ int ru_pci_domain_nr(struct pci_bus *bus) { return pci_domain_nr(bus); }
 int ru_pcibios_err_to_errno(int err) { return pcibios_err_to_errno(err); }
 
 u32 ru_readl(const void __iomem *addr) { return readl(addr); }
+
+/*
+ * The function of every timer of rust/hrtimer.rs. The hrtimer core calls a
+ * timer's function through a pointer of type enum hrtimer_restart (*)(struct
+ * hrtimer *), which kCFI checks; where the kernel's bindings make the enum a
+ * plain integer, a Rust function has another type and would fail the check.
+ * This one has the C type, and calls the Rust side directly.
+ */
+unsigned int rusys_hrtimer_run(struct hrtimer *timer);
+enum hrtimer_restart ru_hrtimer_function(struct hrtimer *timer)
+{
+	return rusys_hrtimer_run(timer) ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}

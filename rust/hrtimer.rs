@@ -12,6 +12,7 @@ use super::bindings;
 use super::compat;
 use super::cpu::IrqsOff;
 use core::sync::atomic::{AtomicU64, Ordering};
+use kernel::ffi::c_uint;
 use kernel::prelude::*;
 use kernel::sync::Arc;
 use kernel::types::Opaque;
@@ -26,16 +27,46 @@ pub trait TimerHandler: Send + Sync + 'static {
 /// The timer's mode: relative expiry, pinned to a CPU, hard interrupt.
 const MODE: bindings::hrtimer_mode = bindings::hrtimer_mode_HRTIMER_MODE_REL_PINNED_HARD;
 
+/// The start of every [`Timer`]: the hrtimer and the function that runs
+/// it (its `Timer<T>`'s [`Timer::run`]), found from the hrtimer by the one
+/// C function of the timers (`ru_hrtimer_function`, whose type is the one
+/// kCFI checks the hrtimer core's call against).
+#[repr(C)]
+struct Head {
+    timer: Opaque<bindings::hrtimer>,
+    run: unsafe fn(*mut bindings::hrtimer) -> bool,
+}
+
+/// Runs the timer `timer` (called by `ru_hrtimer_function`, its function):
+/// whether it fires again.
+///
+/// # Safety
+///
+/// Called by the hrtimer core, through `ru_hrtimer_function`, with the
+/// timer of a live [`Timer`].
+#[no_mangle]
+unsafe extern "C" fn rusys_hrtimer_run(timer: *mut bindings::hrtimer) -> c_uint {
+    // SAFETY: Only `Timer`s have `ru_hrtimer_function` as their function; a `Timer` is
+    // `repr(C)` and starts with a `Head` (its `timer` and `run` fields), alive for the call.
+    let run = unsafe { (*timer.cast::<Head>()).run };
+    // SAFETY: `run` is the timer's own `Timer<T>::run`, called by its hrtimer.
+    c_uint::from(unsafe { run(timer) })
+}
+
 /// A timer that calls its handler every period while the handler asks for
 /// it. Dropping the timer cancels it and waits for a running callback.
 ///
 /// # Invariants
 ///
-/// `timer` is initialised with [`Self::run`] as its function, from the end of initialisation until drop.
+/// `timer` is initialised with `ru_hrtimer_function` as its function and
+/// `run` is [`Self::run`], from the end of initialisation until drop; the
+/// two start the struct, as a [`Head`].
 #[pin_data(PinnedDrop)]
+#[repr(C)]
 pub struct Timer<T: TimerHandler> {
     #[pin]
     timer: Opaque<bindings::hrtimer>,
+    run: unsafe fn(*mut bindings::hrtimer) -> bool,
     period_ns: AtomicU64,
     handler: Arc<T>,
 }
@@ -50,11 +81,17 @@ impl<T: TimerHandler> Timer<T> {
     /// A stopped timer calling `handler`.
     pub fn new(handler: Arc<T>) -> impl PinInit<Self> {
         pin_init!(Self {
-            // SAFETY: The set-up initialises the timer in place, not queued; `run` has the type
-            // of the timer's function and is only called while the timer is inside this `Timer`.
+            // SAFETY: The set-up initialises the timer in place, not queued; its function calls
+            // `run` below, and only while the timer is inside this `Timer`.
             timer <- Opaque::ffi_init(|slot: *mut bindings::hrtimer| unsafe {
-                compat::hrtimer_setup(slot, Self::run, bindings::CLOCK_MONOTONIC as i32, MODE);
+                compat::hrtimer_setup(
+                    slot,
+                    bindings::ru_hrtimer_function,
+                    bindings::CLOCK_MONOTONIC as i32,
+                    MODE,
+                );
             }),
+            run: Self::run,
             period_ns: AtomicU64::new(0),
             handler,
         })
@@ -82,24 +119,25 @@ impl<T: TimerHandler> Timer<T> {
         unsafe { bindings::hrtimer_cancel(self.timer.get()) };
     }
 
-    /// The timer's function.
+    /// The timer's function: whether it fires again.
     ///
     /// # Safety
     ///
-    /// Called by the hrtimer core with the timer of a live `Timer<T>`.
-    unsafe extern "C" fn run(timer: *mut bindings::hrtimer) -> bindings::hrtimer_restart {
+    /// Called by the hrtimer core (through `ru_hrtimer_function`) with the
+    /// timer of a live `Timer<T>`.
+    unsafe fn run(timer: *mut bindings::hrtimer) -> bool {
         // SAFETY: `timer` is the `timer` field of a `Timer<T>` (the only timers with this
         // function), which `PinnedDrop` keeps alive until no callback runs.
         let this = unsafe { &*super::compat::container_of!(timer, Self, timer) };
         // SAFETY: A hard-interrupt timer's callback runs with interrupts off, for this call.
         if !this.handler.fire(&unsafe { IrqsOff::new() }) {
-            return compat::HRTIMER_NORESTART;
+            return false;
         }
         let period = i64::try_from(this.period_ns.load(Ordering::Relaxed)).unwrap_or(i64::MAX);
         // SAFETY: The timer is running its own callback, the one context where it may be
         // forwarded; `ktime_get` is what `hrtimer_forward_now` reads for a monotonic timer.
         unsafe { bindings::hrtimer_forward(timer, bindings::ktime_get(), period) };
-        compat::HRTIMER_RESTART
+        true
     }
 }
 

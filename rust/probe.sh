@@ -30,8 +30,6 @@ probe() {
 probe ru_pin_init_crate scripts/Makefile.build '[-]-extern pin_init( |$)'
 # The kernel's bindgen parameters derive `MaybeZeroable` on every struct.
 probe ru_bindgen_maybe_zeroable rust/bindgen_parameters 'MaybeZeroable'
-# `enum hrtimer_restart` is a newtype (with a CFI encoding) in the bindings.
-probe ru_hrtimer_restart_newtype rust/bindgen_parameters 'newtype-enum hrtimer_restart'
 # `hrtimer_setup()` replaces `hrtimer_init()` plus setting `.function`.
 probe ru_hrtimer_setup include/linux/hrtimer.h '^extern void hrtimer_setup\('
 # `Opaque::cast_into` replaces `Opaque::raw_get`.
