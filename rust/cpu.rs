@@ -9,7 +9,7 @@ use super::bindings;
 use core::ffi::c_void;
 use core::marker::PhantomData;
 use core::ptr::addr_of;
-use kernel::error::{to_result, Result};
+use kernel::error::{code::EINVAL, to_result, Result};
 use kernel::ffi::c_int;
 
 /// Identity of the boot CPU, as the driver needs it to pick a platform.
@@ -199,9 +199,14 @@ pub fn without_irqs<R>(f: impl FnOnce(&IrqsOff) -> R) -> R {
 }
 
 /// Runs `f` on `cpu` with interrupts disabled (through an IPI, or directly
-/// when `cpu` is this CPU) and waits until it has run. Process context
-/// only, with interrupts enabled.
+/// when `cpu` is this CPU) and waits until it has run. With interrupts off
+/// here (two CPUs waiting for each other's call would never return) or in
+/// NMI context: `EINVAL`, nothing run.
 pub fn run_on(cpu: CpuId, f: &(dyn Fn(&IrqsOff) + Sync)) -> Result {
+    // SAFETY: Reads this CPU's interrupt state; no arguments.
+    if in_nmi() || unsafe { bindings::ru_irqs_disabled() } {
+        return Err(EINVAL);
+    }
     /// # Safety
     ///
     /// `info` points to the `&dyn Fn` of the `run_on` call that is waiting
@@ -227,9 +232,14 @@ pub fn run_on(cpu: CpuId, f: &(dyn Fn(&IrqsOff) + Sync)) -> Result {
     to_result(r)
 }
 
-/// The monotonic clock, in nanoseconds (`ktime_get`; not from NMI context).
+/// The monotonic clock, in nanoseconds (`ktime_get`; from NMI context,
+/// where `ktime_get` could spin forever on a clock update it interrupted,
+/// the NMI-safe [`now_ns_any_context`]).
 pub fn now_ns() -> u64 {
-    // SAFETY: Reads the monotonic clock; no arguments.
+    if in_nmi() {
+        return now_ns_any_context();
+    }
+    // SAFETY: Reads the monotonic clock, outside NMI context; no arguments.
     let t = unsafe { bindings::ktime_get() };
     u64::try_from(t).unwrap_or(0)
 }

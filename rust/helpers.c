@@ -108,6 +108,7 @@ bool ru_event_has_any_exclude_flag(struct perf_event *ev) { return event_has_any
 void ru_rcu_read_lock(void) { rcu_read_lock(); }
 void ru_rcu_read_unlock(void) { rcu_read_unlock(); }
 bool ru_in_nmi(void) { return in_nmi(); }
+bool ru_irqs_disabled(void) { return irqs_disabled(); }
 void ru_mdelay(unsigned int ms) { mdelay(ms); }
 unsigned long ru_local_irq_save(void) { unsigned long f; local_irq_save(f); return f; }
 void ru_local_irq_restore(unsigned long flags) { local_irq_restore(flags); }

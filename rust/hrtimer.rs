@@ -98,12 +98,17 @@ impl<T: TimerHandler> Timer<T> {
     }
 
     /// Starts (or restarts) the timer on the current CPU, firing every
-    /// `period_ns` nanoseconds.
-    pub fn start(&self, period_ns: u64) {
+    /// `period_ns` nanoseconds. In NMI context (the timer base's lock may be
+    /// held by the code the NMI interrupted): `EINVAL`, nothing started.
+    pub fn start(&self, period_ns: u64) -> Result {
+        if super::cpu::in_nmi() {
+            return Err(EINVAL);
+        }
         self.period_ns.store(period_ns, Ordering::Relaxed);
         let expiry = i64::try_from(period_ns).unwrap_or(i64::MAX);
         // SAFETY: The timer is initialised (type invariant) and pinned.
-        unsafe { bindings::hrtimer_start_range_ns(self.timer.get(), expiry, 0, MODE) }
+        unsafe { bindings::hrtimer_start_range_ns(self.timer.get(), expiry, 0, MODE) };
+        Ok(())
     }
 
     /// Whether the timer is queued or its callback runs.

@@ -509,7 +509,8 @@ impl<R: Backend> UncorePmu<R> {
     pub(crate) fn restart_timer(&self, pkg: usize) {
         if let (Some(b), Some(t)) = (self.boxes.get(pkg), self.timers.get(pkg)) {
             if b.inner.lock().any_started() && !t.is_active() {
-                t.start(self.interval_ns);
+                // Never in NMI context (hotplug, plug, the timer's restart).
+                let _ = t.start(self.interval_ns);
             }
         }
     }
@@ -783,7 +784,8 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
             b.start_one(at, &mut inner, free);
             drop(inner);
             if first {
-                self.timers[b.pkg].start(self.interval_ns);
+                // `add` never runs in NMI context.
+                let _ = self.timers[b.pkg].start(self.interval_ns);
             }
         }
         Ok(())
@@ -811,7 +813,8 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         b.start_one(at, &mut inner, k);
         drop(inner);
         if first {
-            self.timers[b.pkg].start(self.interval_ns);
+            // `start` never runs in NMI context.
+            let _ = self.timers[b.pkg].start(self.interval_ns);
         }
     }
 

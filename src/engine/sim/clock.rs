@@ -87,7 +87,8 @@ impl SimClock {
         if on {
             self.last_ns.store(cpu::now_ns(), Ordering::Release);
             self.on.store(true, Ordering::Release);
-            timer.start(PERIOD_NS);
+            // A debugfs write: process context.
+            let _ = timer.start(PERIOD_NS);
         } else {
             self.on.store(false, Ordering::Release);
             timer.cancel();
