@@ -25,15 +25,5 @@ module! {
     license: "GPL",
 }
 
-/// The loaded module.
-struct RustUncore {
-    _driver: engine::Driver<engine::Hardware>,
-}
-
-impl kernel::Module for RustUncore {
-    fn init(module: &'static ThisModule) -> Result<Self> {
-        Ok(RustUncore {
-            _driver: engine::Driver::new(module)?,
-        })
-    }
-}
+/// The loaded module: the engine over the hardware.
+type RustUncore = engine::Loaded<engine::Hardware>;

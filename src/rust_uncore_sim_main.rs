@@ -26,15 +26,5 @@ module! {
     license: "GPL",
 }
 
-/// The loaded module.
-struct RustUncoreSim {
-    _driver: engine::Driver<engine::Sim>,
-}
-
-impl kernel::Module for RustUncoreSim {
-    fn init(module: &'static ThisModule) -> Result<Self> {
-        Ok(RustUncoreSim {
-            _driver: engine::Driver::new(module)?,
-        })
-    }
-}
+/// The loaded module: the engine over the simulation.
+type RustUncoreSim = engine::Loaded<engine::Sim>;

@@ -50,10 +50,10 @@ pub(crate) enum StallPoint {
 pub(crate) trait Backend: Send + Sync + Sized + 'static {
     /// What finds the PCI functions and stays while the module is loaded,
     /// dropped after the PMUs (the hardware's PCI driver).
-    type Functions;
+    type Functions: Send + Sync;
     /// What the backend adds once the PMUs exist, dropped before them (the
     /// simulation's debugfs files).
-    type Extras;
+    type Extras: Send + Sync;
     /// Whether the NMI handler is registered on every platform, not only
     /// where counters raise PMIs (the simulation's NMI self-test).
     const NMI_ALWAYS: bool = false;

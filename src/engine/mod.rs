@@ -534,6 +534,16 @@ impl<R: Backend> Drop for Driver<R> {
     }
 }
 
+/// A loaded module, the engine over backend `R`: what a crate root's
+/// `module!` names.
+pub(crate) struct Loaded<R: Backend>(Driver<R>);
+
+impl<R: Backend> kernel::Module for Loaded<R> {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        Ok(Loaded(Driver::new(module)?))
+    }
+}
+
 /// Per-package state, all packages alike.
 pub(crate) fn per_package<T>(packages: usize, mut f: impl FnMut() -> Result<T>) -> Result<KVec<T>> {
     let mut v = KVec::with_capacity(packages, GFP_KERNEL)?;

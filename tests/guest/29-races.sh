@@ -39,6 +39,17 @@ wait_stall() {
 	[ "$(stalls)" -gt "$1" ]
 }
 
+# held_offline POINT CPU WHAT: CPU goes offline in the background, held at
+# the pause POINT for 1.5 s; checks (as WHAT) that the pause began. Sets
+# $offline, the background job.
+held_offline() {
+	_n=$(stalls)
+	echo "$1 1500" >$DBG/stall
+	(echo 0 >/sys/devices/system/cpu/cpu$2/online) &
+	offline=$!
+	check "$3" wait_stall "$_n"
+}
+
 # The stall file's own errors.
 check "stall: an unknown point is EINVAL" sh -c "! echo 'nowhere 10' > $DBG/stall 2>/dev/null"
 check "stall: more than 2000 ms is ERANGE" sh -c "echo 'cpumask 2001' 2>&1 > $DBG/stall | grep -q 'out of range'"
@@ -48,13 +59,9 @@ c1=$(collector uncore_cbox_0 1)
 other=$(for c in $(cpus_of_pkg 1); do [ "$c" != "$c1" ] && echo "$c"; done | head -1)
 echo 'pmu=uncore_imc_0 socket=1' >$DBG/unplug
 check_eq "uncore_imc_0 without socket 1's box" "$(collectors uncore_imc_0)" 0
-n=$(stalls)
-echo 'cpumask 1500' >$DBG/stall
 # Socket 1's collector goes: its hand-over's last recomputation finds the
 # new collector's iMC box gone and is held there.
-(echo 0 >/sys/devices/system/cpu/cpu$c1/online) &
-offline=$!
-check "the hand-over's recomputation is held" wait_stall "$n"
+held_offline cpumask "$c1" "the hand-over's recomputation is held"
 echo 'pmu=uncore_imc_0 socket=1' >$DBG/plug
 wait $offline
 check_eq "uncore_imc_0's cpumask has the new collector of socket 1 with its box back" \
@@ -121,11 +128,7 @@ echo 1 >/sys/devices/system/cpu/cpu$c1/online
 # and the box is plugged back meanwhile.
 c1=$(collector uncore_cbox_0 1)
 echo 'pmu=uncore_imc_0 socket=1' >$DBG/unplug
-n=$(stalls)
-echo 'handover 1500' >$DBG/stall
-(echo 0 >/sys/devices/system/cpu/cpu$c1/online) &
-offline=$!
-check "the hand-over of socket 1 (CPU $c1 going) is held" wait_stall "$n"
+held_offline handover "$c1" "the hand-over of socket 1 (CPU $c1 going) is held"
 echo 'pmu=uncore_imc_0 socket=1' >$DBG/plug
 wait $offline
 check_eq "uncore_imc_0 counts on socket 1 after" \
