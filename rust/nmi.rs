@@ -13,10 +13,10 @@
 
 use super::bindings;
 use super::cpu::{without_irqs, CpuId, InNmi, IrqsOff};
+use core::cmp::min;
 use core::ffi::c_void;
 use core::ptr::{addr_of, addr_of_mut, null_mut};
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
-use core::cmp::min;
 use kernel::error::to_result;
 use kernel::ffi::{c_int, c_uint};
 use kernel::prelude::*;
