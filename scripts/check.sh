@@ -159,6 +159,8 @@ if [ "$host" = 1 ]; then
 	p=$(printf '%s\n' "$out" | sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 	f=$(printf '%s\n' "$out" | sed -n 's/^test result: .* \([0-9]*\) passed; \([0-9]*\) failed.*/\2/p' | awk '{ s += $1 } END { print s + 0 }')
 	pass "$p"
+	# What the exhaustive explorations covered (printed past the capture).
+	printf '%s\n' "$out" | grep -E ' explored$' | sed 's/^/   /'
 	for _ in $(seq 1 "$f"); do fail "cargo test"; done
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		printf '%s\n' "$out" | tail -30
