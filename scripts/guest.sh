@@ -63,8 +63,9 @@
 #
 # Exit status: the first failing script's exit status, else 0; 2 on a usage
 # error or a missing or mismatched kernel or module; 124 on timeout; 125
-# when the kernel log shows an oops, BUG, WARNING, lockdep, KASAN or
-# kmemleak report; 126 when the guest did not run a script to its end.
+# when the kernel log shows an oops, BUG, WARNING, CFI failure, lockdep,
+# KASAN or kmemleak report; 126 when the guest did not run a script to its
+# end.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
@@ -260,7 +261,7 @@ cat "$console" "$clean" >"$CACHE_DIR/last-console.log"
 section() { sed -n "/^$1-BEGIN${2:+ $2}\$/,/^$1-END${2:+ $2}\$/p" "$clean" | sed '1d;$d'; }
 # problems: the kernel-log lines of stdin that report a bug.
 problems() {
-	grep -E 'Oops|BUG:|WARNING:|Kernel panic|NMI received for unknown reason|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|KASAN|UBSAN|general protection fault|sleeping function called from invalid context|scheduling while atomic' | sort -u || true
+	grep -E 'Oops|BUG:|WARNING:|CFI failure|Kernel panic|NMI received for unknown reason|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|KASAN|UBSAN|general protection fault|sleeping function called from invalid context|scheduling while atomic' | sort -u || true
 }
 
 res=$work/results
