@@ -210,28 +210,15 @@ impl<R: Backend> Ctx<R> {
             return false;
         };
         let core = cpu.core_id();
-        let mut pending = Some(pending);
-        let mut seen = false;
-        // The word changes only by hand-overs and other claims: a few
-        // attempts settle it.
-        for _ in 0..8 {
-            let w = PmiWord::from_bits(a.load(Ordering::Acquire));
-            let Some(next) = w.claim(core) else {
-                return false;
-            };
-            if let Some(p) = pending.take() {
-                seen = p();
-            }
-            if !seen {
-                return false;
-            }
-            if a.compare_exchange(w.bits(), next.bits(), Ordering::AcqRel, Ordering::Acquire)
+        let claim = |v: u64| PmiWord::from_bits(v).claim(core).map(PmiWord::bits);
+        // Entitled, then the status (asked once: the simulation's is taken
+        // by reading it), then the claim from the word as it is then. The
+        // word changes only by hand-overs and other claims: the
+        // compare-and-swap settles in a few attempts.
+        claim(a.load(Ordering::Acquire)).is_some()
+            && pending()
+            && a.fetch_update(Ordering::AcqRel, Ordering::Acquire, claim)
                 .is_ok()
-            {
-                return true;
-            }
-        }
-        false
     }
 
     /// The online CPU of package `pkg` whose core has rank `rank` (the
