@@ -27,6 +27,7 @@ pub(crate) use hardware::Hardware;
 #[cfg(feature = "sim")]
 pub(crate) use sim::Sim;
 
+use crate::hw::control::{self, Step};
 use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::pci::Role;
 use crate::hw::pmi_claim::PmiWord;
@@ -239,53 +240,6 @@ pub(crate) struct Core<R: Backend> {
 }
 
 impl<R: Backend> Core<R> {
-    /// Starts a package's uncore on `cpu`, its new collector (the CPU this
-    /// runs on): the global control (with PMIs to `cpu`'s core) and every
-    /// box present.
-    fn start_package(&self, on: OnPackage<'_>, cpu: CpuId) {
-        let pkg = on.package();
-        if let Some(p) = self.ctx.parked.get(pkg) {
-            p.store(false, Ordering::Release);
-        }
-        let pmis = self.ctx.pmis();
-        let _ = self.ctx.write_global(on, |g| {
-            *g = GlobalState::default();
-            if pmis {
-                g.pmi_cores = self.ctx.aim_pmis(pkg, cpu);
-            }
-        });
-        if pmis {
-            self.ctx.pmis_moved(pkg);
-        }
-        for p in self.pmus.iter() {
-            let o = p.ops();
-            if o.present(pkg) {
-                if let Err(e) = o.init_box(At::Cpu(on)) {
-                    pr_warn!(
-                        "{}: box init on package {} failed: {:?}\n",
-                        o.name(),
-                        pkg,
-                        e
-                    );
-                }
-            }
-        }
-    }
-
-    /// Stops a package's uncore (its last CPU goes, or the module unloads):
-    /// freezes its boxes and clears the global control. Afterwards nothing
-    /// enables it until [`Core::start_package`].
-    fn stop_package(&self, on: OnPackage<'_>) {
-        let pkg = on.package();
-        for p in self.pmus.iter() {
-            let o = p.ops();
-            if o.present(pkg) {
-                o.park_box(on);
-            }
-        }
-        self.ctx.park(on);
-    }
-
     /// Recomputes every PMU's `cpumask`: the collector of each package
     /// where its box is present.
     fn refresh_cpumasks(&self) {
@@ -303,49 +257,196 @@ impl<R: Backend> Core<R> {
             .find(|o| o.box_type().kind == ty && o.index() == index as usize)
     }
 
+    /// The PMU of the box PCI function `role` is.
+    fn pmu_of_role(&self, role: Option<Role>) -> Option<&UncorePmu<R>> {
+        match role? {
+            Role::Box { ty, index } => self.pmu_of(ty, index),
+            _ => None,
+        }
+    }
+
+    /// The package's state a plan is made from.
+    fn view(&self, pkg: usize) -> control::View {
+        control::View {
+            collector: self.ctx.collector(pkg).map(CpuId::as_u32),
+            unloading: self.ctx.unloading.load(Ordering::Acquire),
+        }
+    }
+
+    /// Runs `f` with IRQs off on this CPU, a CPU of package `pkg` (CPU
+    /// hotplug callbacks run on the CPU they are for).
+    fn on_package(&self, pkg: usize, f: impl FnOnce(OnPackage<'_>)) {
+        cpu::without_irqs(|irq| match irq.on(pkg) {
+            Some(on) => f(on),
+            None => pr_warn!("a transition of package {} ran on another package\n", pkg),
+        });
+    }
+
+    /// Initialises box `o` of package `at`, reporting a failure.
+    fn init_box(o: &UncorePmu<R>, at: At<'_>) -> Result<bool> {
+        o.init_box(at).inspect_err(|e| {
+            pr_warn!(
+                "{}: box init on package {} failed: {:?}\n",
+                o.name(),
+                at.package(),
+                e
+            )
+        })
+    }
+
+    /// Runs the steps of transition `t` of package `pkg`
+    /// ([`control::plan`]), under the control lock. `role` is the PCI
+    /// function a plug or unplug is for, `bind` binds it.
+    fn run(
+        &self,
+        pkg: usize,
+        t: control::Transition,
+        role: Option<Role>,
+        bind: impl FnOnce() -> Result,
+    ) -> Result {
+        let Some(slot) = self.ctx.collectors.get(pkg) else {
+            return Ok(());
+        };
+        let mut bind = Some(bind);
+        for &s in control::plan(t, self.view(pkg)).steps() {
+            match s {
+                Step::Unpublish => slot.store(-1, Ordering::Release),
+                Step::Publish { cpu } => {
+                    slot.store(i32::try_from(cpu).unwrap_or(-1), Ordering::Release)
+                }
+                Step::RefreshCpumasks => self.refresh_cpumasks(),
+                Step::CancelTimers => {
+                    for p in self.pmus.iter() {
+                        p.ops().cancel_timer(pkg);
+                    }
+                }
+                Step::StartGlobal { cpu } => {
+                    let Some(cpu) = CpuId::from_u32(cpu) else {
+                        continue;
+                    };
+                    if let Some(p) = self.ctx.parked.get(pkg) {
+                        p.store(false, Ordering::Release);
+                    }
+                    let pmis = self.ctx.pmis();
+                    self.on_package(pkg, |on| {
+                        let _ = self.ctx.write_global(on, |g| {
+                            *g = GlobalState::default();
+                            if pmis {
+                                g.pmi_cores = self.ctx.aim_pmis(pkg, cpu);
+                            }
+                        });
+                    });
+                    if pmis {
+                        self.ctx.pmis_moved(pkg);
+                    }
+                }
+                Step::AimPmis { cpu } => {
+                    let Some(cpu) = CpuId::from_u32(cpu) else {
+                        continue;
+                    };
+                    if self.ctx.pmis() {
+                        self.on_package(pkg, |on| {
+                            let _ = self
+                                .ctx
+                                .write_global(on, |g| g.pmi_cores = self.ctx.aim_pmis(pkg, cpu));
+                        });
+                        self.ctx.pmis_moved(pkg);
+                    }
+                }
+                Step::InitBoxes(which) => {
+                    self.on_package(pkg, |on| {
+                        for p in self.pmus.iter() {
+                            let o = p.ops();
+                            if which.includes(o.present(pkg), o.is_gone(pkg)) {
+                                let _ = Self::init_box(o, At::Cpu(on));
+                            }
+                        }
+                    });
+                    if which == control::Boxes::Returned {
+                        self.ctx.regs.stall(StallPoint::Handover);
+                    }
+                }
+                Step::MoveEvents { from, to } => {
+                    let (Some(from), Some(to)) = (CpuId::from_u32(from), CpuId::from_u32(to))
+                    else {
+                        continue;
+                    };
+                    // Each event's `add` on the target restarts its box's
+                    // poll timer there.
+                    for p in self.pmus.iter() {
+                        if let Err(e) = p.migrate(from, to) {
+                            pr_warn!("{}: events not moved: {:?}\n", p.ops().name(), e);
+                        }
+                    }
+                }
+                Step::RestartTimers { cpu } => {
+                    // A box that counts has its poll timer on the new
+                    // collector, whatever perf's moves started (the timers
+                    // were cancelled before them).
+                    let Some(cpu) = CpuId::from_u32(cpu) else {
+                        continue;
+                    };
+                    let _ = cpu::run_on(cpu, &|_| {
+                        for p in self.pmus.iter() {
+                            p.ops().restart_timer(pkg);
+                        }
+                    });
+                }
+                Step::ParkBoxes => self.on_package(pkg, |on| {
+                    for p in self.pmus.iter() {
+                        if p.ops().present(pkg) {
+                            p.ops().park_box(on);
+                        }
+                    }
+                }),
+                Step::ParkGlobal => self.on_package(pkg, |on| self.ctx.park(on)),
+                Step::Bind => {
+                    if let Some(b) = bind.take() {
+                        b()?;
+                    }
+                }
+                Step::InitPlugged => match self.pmu_of_role(role) {
+                    Some(o) => {
+                        let collector = self.ctx.collector(pkg);
+                        if !control::plug_inits(collector.map(CpuId::as_u32)) {
+                            continue;
+                        }
+                        let Some(cpu) = collector else { continue };
+                        // Under the box's lock: the events started on it
+                        // count again, with their poll timer on the
+                        // collector.
+                        if let Ok(true) = Self::init_box(o, At::Any(pkg)) {
+                            let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
+                        }
+                    }
+                    None => pr_info!(
+                        "{:?} of package {} appeared after load; reload the module to use it\n",
+                        role,
+                        pkg
+                    ),
+                },
+                Step::Retire => {
+                    if let Some(o) = self.pmu_of_role(role) {
+                        o.retire(pkg);
+                    }
+                    self.ctx.regs.stall(StallPoint::Unplug);
+                }
+                Step::Unbind => {
+                    if let Some(r) = role {
+                        self.ctx.registry.unbind(pkg, r)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Binds PCI function `role` of package `pkg` after load (`bind`) and
     /// starts its box (if the package collects), in one control transition:
     /// its PMU shows the package again.
     pub(crate) fn plug(&self, pkg: usize, role: Role, bind: impl FnOnce() -> Result) -> Result {
         let _control = self.ctx.control.lock();
-        bind()?;
-        self.plugged(pkg, role);
-        Ok(())
-    }
-
-    /// PCI function `role` of package `pkg` was bound after load: its box
-    /// is initialised (if the package collects) and its PMU shows the
-    /// package again. Under the control lock.
-    fn plugged(&self, pkg: usize, role: Role) {
-        if let Role::Box { ty, index } = role {
-            match self.pmu_of(ty, index) {
-                Some(o) => {
-                    if let Some(cpu) = self.ctx.collector(pkg) {
-                        // Under the box's lock: the events started on it
-                        // count again, with their poll timer on the
-                        // collector.
-                        match o.init_box(At::Any(pkg)) {
-                            Ok(true) => {
-                                let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
-                            }
-                            Ok(false) => {}
-                            Err(e) => pr_warn!(
-                                "{}: box init on package {} failed: {:?}\n",
-                                o.name(),
-                                pkg,
-                                e
-                            ),
-                        }
-                    }
-                }
-                None => pr_info!(
-                    "{:?} of package {} appeared after load; reload the module to use it\n",
-                    role,
-                    pkg
-                ),
-            }
-        }
-        self.refresh_cpumasks();
+        self.run(pkg, control::Transition::Plug, Some(role), bind)
     }
 
     /// Stops the events of the box that PCI function `role` of package
@@ -355,14 +456,7 @@ impl<R: Backend> Core<R> {
         if !self.ctx.registry.present(pkg, role) {
             return Err(ENODEV);
         }
-        if let Role::Box { ty, index } = role {
-            if let Some(o) = self.pmu_of(ty, index) {
-                o.retire(pkg);
-            }
-        }
-        self.ctx.regs.stall(StallPoint::Unplug);
-        self.ctx.registry.unbind(pkg, role)?;
-        self.refresh_cpumasks();
+        self.run(pkg, control::Transition::Unplug, Some(role), || Ok(()))?;
         pr_info!(
             "{:?} of package {} removed; its events stopped with their last counts\n",
             role,
@@ -370,109 +464,22 @@ impl<R: Backend> Core<R> {
         );
         Ok(())
     }
-
-    /// Cancels the poll timers of package `pkg`'s boxes.
-    fn cancel_timers(&self, pkg: usize) {
-        for p in self.pmus.iter() {
-            p.ops().cancel_timer(pkg);
-        }
-    }
 }
 
 impl<R: Backend> HotplugOps for Core<R> {
     fn online(&self, cpu: CpuId) -> Result {
         let _control = self.ctx.control.lock();
-        let pkg = cpu.package();
-        let Some(slot) = self.ctx.collectors.get(pkg) else {
-            return Ok(());
-        };
-        if slot.load(Ordering::Acquire) >= 0 || self.ctx.unloading.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        // The package's first CPU: it starts the uncore, then is published.
-        // (This callback runs on `cpu`.)
-        cpu::without_irqs(|irq| match irq.on(pkg) {
-            Some(on) => self.start_package(on, cpu),
-            None => pr_warn!("CPU {} is not in package {}\n", cpu.as_u32(), pkg),
-        });
-        slot.store(cpu.as_u32() as i32, Ordering::Release);
-        self.refresh_cpumasks();
-        Ok(())
+        let t = control::Transition::Online { cpu: cpu.as_u32() };
+        self.run(cpu.package(), t, None, || Ok(()))
     }
 
     fn offline(&self, cpu: CpuId) -> Result {
         let _control = self.ctx.control.lock();
-        let pkg = cpu.package();
-        let Some(slot) = self.ctx.collectors.get(pkg) else {
-            return Ok(());
+        let t = control::Transition::Offline {
+            cpu: cpu.as_u32(),
+            other: cpu.other_in_package().map(CpuId::as_u32),
         };
-        if slot.load(Ordering::Acquire) != cpu.as_u32() as i32 {
-            return Ok(());
-        }
-        // Unpublish first: from here until the hand-over is complete, new
-        // events of the package are refused.
-        slot.store(-1, Ordering::Release);
-        self.refresh_cpumasks();
-        self.cancel_timers(pkg);
-        let target = match self.ctx.unloading.load(Ordering::Acquire) {
-            true => None,
-            false => cpu.other_in_package(),
-        };
-        // This callback runs on `cpu`, a CPU of the package.
-        let Some(target) = target else {
-            cpu::without_irqs(|irq| {
-                if let Some(on) = irq.on(pkg) {
-                    self.stop_package(on);
-                }
-            });
-            return Ok(());
-        };
-        // PMIs go to the new collector's core before its events arrive, so
-        // that no overflow is signalled to a core that no longer collects.
-        if self.ctx.pmis() {
-            cpu::without_irqs(|irq| {
-                if let Some(on) = irq.on(pkg) {
-                    let _ = self
-                        .ctx
-                        .write_global(on, |g| g.pmi_cores = self.ctx.aim_pmis(pkg, target));
-                    self.ctx.pmis_moved(pkg);
-                }
-            });
-        }
-        // Each event's `add` on the target restarts the box's poll timer
-        // there.
-        for p in self.pmus.iter() {
-            // The target is another CPU of the package.
-            if let Err(e) = p.migrate(cpu, target) {
-                pr_warn!("{}: events not moved: {:?}\n", p.ops().name(), e);
-            }
-        }
-        // A box whose function came back while the package had no
-        // collector (a plug during this hand-over) is initialised now.
-        for p in self.pmus.iter() {
-            let o = p.ops();
-            if o.present(pkg) && o.is_gone(pkg) {
-                if let Err(e) = o.init_box(At::Any(pkg)) {
-                    pr_warn!(
-                        "{}: box init on package {} failed: {:?}\n",
-                        o.name(),
-                        pkg,
-                        e
-                    );
-                }
-            }
-        }
-        self.ctx.regs.stall(StallPoint::Handover);
-        // And a box that counts has its poll timer on the target, whatever
-        // perf's moves started (the timers were cancelled before them).
-        let _ = cpu::run_on(target, &|_| {
-            for p in self.pmus.iter() {
-                p.ops().restart_timer(pkg);
-            }
-        });
-        slot.store(target.as_u32() as i32, Ordering::Release);
-        self.refresh_cpumasks();
-        Ok(())
+        self.run(cpu.package(), t, None, || Ok(()))
     }
 }
 

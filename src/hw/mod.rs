@@ -26,6 +26,7 @@
 pub mod bits;
 pub mod box_control;
 pub mod catalog;
+pub mod control;
 pub mod counter;
 pub mod desc;
 pub mod encode;

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The control plane's plans over a model of one package, explored
+//! exhaustively: every interleaving of the transitions (the collector's
+//! hand-over, the package's stop and restart, a PCI unplug and plug) with
+//! the data plane (an event opened, disabled, enabled, read and closed by
+//! its user, its counter ticking), each data-plane operation atomic as
+//! under its box's lock, each plan step atomic as the engine runs it.
+//!
+//! The model mirrors the engine's box operations (`init_box`, `retire`,
+//! `start_one`, `stop_one`, the lock-free read): a counter is armed by a
+//! start on a bound function, ticks while armed, bound and not parked;
+//! a box initialisation resets it; a function bound again starts from a
+//! reset counter. Checked in every state: a box whose function is unbound
+//! is marked gone. Checked once nothing is in progress: an enabled event on
+//! the collector counts if its function is bound, and is kept for the plug
+//! if not. Checked at the end: the event's count is exactly the ticks of
+//! its counter while it was armed (nothing lost, nothing invented by a
+//! reset counter read against an older value).
+
+use super::*;
+use std::collections::HashMap;
+use std::io::Write;
+use std::vec::Vec;
+
+/// CPUs of the package: A collects first.
+const A: u8 = 0;
+const B: u8 = 1;
+/// Ticks of the counter, at most.
+const TICKS: u8 = 2;
+
+/// The transitions explored, each at most once: A goes (hand-over to B),
+/// B goes (the package stops), A comes back (it starts again), the PCI
+/// function goes and comes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum T {
+    OfflineA,
+    OfflineB,
+    OnlineA,
+    Unplug,
+    Plug,
+}
+const TRANSITIONS: [T; 5] = [T::OfflineA, T::OfflineB, T::OnlineA, T::Unplug, T::Plug];
+
+/// The user's event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Ev {
+    /// Not opened yet.
+    Closed,
+    /// Open on CPU `cpu`; `on`: enabled (added and started by perf).
+    Open { cpu: u8, on: bool },
+    /// Its CPU went offline with no other to move to (perf removed it).
+    Exited,
+    /// Closed by its user.
+    Done,
+}
+
+/// The box's slot of the event (the engine's `Cfg` and `live::Slot`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Slot {
+    started: bool,
+    resume: bool,
+    /// The counter value last observed, while armed.
+    prev: Option<u8>,
+}
+
+/// A transition in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Run {
+    t: T,
+    plan: Plan,
+    pc: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct M {
+    online: [bool; 2],
+    collector: Option<u8>,
+    parked: bool,
+    /// The box's function is bound.
+    bound: bool,
+    /// The box is marked gone.
+    gone: bool,
+    /// The counter's value, and whether its control enables it.
+    hw: u8,
+    armed: bool,
+    slot: Option<Slot>,
+    ev: Ev,
+    /// The count perf holds for the event, and the ticks it should hold.
+    count: u16,
+    truth: u16,
+    /// Transitions in progress (one at most under the lock).
+    runs: [Option<Run>; 2],
+    /// Transitions begun (bit per `TRANSITIONS` entry).
+    begun: u8,
+    ticks: u8,
+    reads: u8,
+    toggles: u8,
+    /// The event was removed with its CPU while the package had another.
+    stranded: bool,
+}
+
+fn initial() -> M {
+    M {
+        online: [true, true],
+        collector: Some(A),
+        parked: false,
+        bound: true,
+        gone: false,
+        hw: 0,
+        armed: false,
+        slot: None,
+        ev: Ev::Closed,
+        count: 0,
+        truth: 0,
+        runs: [None, None],
+        begun: 0,
+        ticks: 0,
+        reads: 0,
+        toggles: 0,
+        stranded: false,
+    }
+}
+
+impl M {
+    /// `start_one`: arms the counter, or keeps the start for the plug.
+    fn start_one(&mut self) {
+        let Some(mut s) = self.slot else { return };
+        if s.started {
+            return;
+        }
+        if self.gone {
+            s.resume = true;
+        } else if self.bound {
+            // The event's enable written, its first value read.
+            self.armed = true;
+            s.prev = Some(self.hw);
+            s.started = true;
+        }
+        // On an unbound function that is not marked gone the write fails:
+        // the start is lost.
+        self.slot = Some(s);
+    }
+
+    /// `stop_one`: disarms the counter and takes its last count.
+    fn stop_one(&mut self) {
+        let Some(mut s) = self.slot else { return };
+        s.resume = false;
+        if s.started {
+            self.armed = false;
+            self.observe(&mut s);
+            s.prev = None;
+            s.started = false;
+        }
+        self.slot = Some(s);
+    }
+
+    /// The lock-free read: the counter's progress since the last one
+    /// (a read of an unbound function fails: nothing).
+    fn observe(&mut self, s: &mut Slot) {
+        if let (Some(p), true) = (s.prev, self.bound) {
+            self.count += u16::from(self.hw.wrapping_sub(p));
+            s.prev = Some(self.hw);
+        }
+    }
+
+    /// `init_box`: started events stopped (counts taken), the box reset,
+    /// then the started and kept ones started again.
+    fn init_box(&mut self) {
+        let was = self.slot.is_some_and(|s| s.started || s.resume);
+        self.stop_one();
+        if let Some(s) = self.slot.as_mut() {
+            s.resume = was;
+        }
+        if !self.bound {
+            // The box-init write fails: the box stays as it was.
+            return;
+        }
+        self.hw = 0;
+        self.armed = false;
+        self.gone = false;
+        if self.slot.is_some_and(|s| s.resume) {
+            self.start_one();
+        }
+    }
+
+    /// perf's `add` (with `PERF_EF_START`) on the collector's box.
+    fn add(&mut self) {
+        self.slot = Some(Slot {
+            started: false,
+            resume: false,
+            prev: None,
+        });
+        self.start_one();
+    }
+
+    /// perf's `del`.
+    fn del(&mut self) {
+        self.stop_one();
+        self.slot = None;
+    }
+
+    fn step(&mut self, s: Step) {
+        match s {
+            Step::Unpublish => self.collector = None,
+            Step::Publish { cpu } => self.collector = u8::try_from(cpu).ok(),
+            Step::StartGlobal { .. } => self.parked = false,
+            Step::InitBoxes(which) => {
+                if which.includes(self.bound, self.gone) {
+                    self.init_box();
+                }
+            }
+            Step::MoveEvents { from, to } => {
+                if let Ev::Open { cpu, on } = self.ev {
+                    if u32::from(cpu) == from {
+                        let to = u8::try_from(to).unwrap_or(A);
+                        self.ev = Ev::Open { cpu: to, on };
+                        if on {
+                            self.del();
+                            self.add();
+                        }
+                    }
+                }
+            }
+            Step::ParkGlobal => self.parked = true,
+            Step::Bind => {
+                // A function bound again starts reset.
+                self.bound = true;
+                self.hw = 0;
+                self.armed = false;
+            }
+            Step::InitPlugged => {
+                if plug_inits(self.collector.map(u32::from)) {
+                    self.init_box();
+                }
+            }
+            Step::Retire => {
+                self.gone = true;
+                let was = self.slot.is_some_and(|s| s.started);
+                self.stop_one();
+                if let Some(s) = self.slot.as_mut() {
+                    s.resume = was;
+                }
+            }
+            Step::Unbind => self.bound = false,
+            // Timers, cpumasks, the PMI target and the boxes' freeze do not
+            // change what is counted here.
+            Step::RefreshCpumasks
+            | Step::CancelTimers
+            | Step::AimPmis { .. }
+            | Step::RestartTimers { .. }
+            | Step::ParkBoxes => {}
+        }
+    }
+
+    /// The transition's plan, from the state when it begins.
+    fn begin(&mut self, t: T) -> Option<Run> {
+        let view = View {
+            collector: self.collector.map(u32::from),
+            unloading: false,
+        };
+        let other = |c: u8| {
+            let o = 1 - c;
+            self.online[usize::from(o)].then_some(u32::from(o))
+        };
+        let tr = match t {
+            T::OfflineA | T::OfflineB => {
+                let c = if t == T::OfflineA { A } else { B };
+                if !self.online[usize::from(c)] {
+                    return None;
+                }
+                let other = other(c);
+                self.online[usize::from(c)] = false;
+                Transition::Offline {
+                    cpu: u32::from(c),
+                    other,
+                }
+            }
+            T::OnlineA => {
+                if self.online[usize::from(A)] {
+                    return None;
+                }
+                self.online[usize::from(A)] = true;
+                Transition::Online { cpu: u32::from(A) }
+            }
+            T::Unplug if self.bound => Transition::Unplug,
+            T::Plug if !self.bound => Transition::Plug,
+            T::Unplug | T::Plug => return None,
+        };
+        Some(Run {
+            t,
+            plan: plan(tr, view),
+            pc: 0,
+        })
+    }
+
+    /// A transition's end: after a CPU's teardown, perf's own removes the
+    /// events still on it (none after a hand-over: they moved).
+    fn end(&mut self, run: &Run) {
+        let gone = match run.t {
+            T::OfflineA => A,
+            T::OfflineB => B,
+            _ => return,
+        };
+        if let Ev::Open { cpu, on } = self.ev {
+            if cpu == gone {
+                if on {
+                    self.del();
+                }
+                self.ev = Ev::Exited;
+                // Its package had another CPU: the event should have moved
+                // there (opened on the CPU going while it was published).
+                self.stranded |= run
+                    .plan
+                    .steps()
+                    .iter()
+                    .any(|s| matches!(s, Step::MoveEvents { .. }));
+            }
+        }
+    }
+
+    fn quiescent(&self) -> bool {
+        self.runs.iter().all(Option::is_none)
+    }
+}
+
+/// What the search found.
+#[derive(Default, Debug)]
+struct Outcome {
+    states: usize,
+    interleavings: u128,
+    /// States with an unbound function whose box is not marked gone.
+    unmarked: usize,
+    /// Quiet states where an enabled event does not count (or, its
+    /// function unbound, is not kept for the plug).
+    idle: usize,
+    /// Ends where the count is not the ticks counted.
+    wrong: usize,
+    /// Events removed with their CPU while their package had another.
+    stranded: usize,
+}
+
+/// Every state one move leads to from `m`.
+fn successors(m: &M, locked: bool) -> Vec<M> {
+    let mut out = Vec::new();
+    // A step of a transition in progress.
+    for r in 0..m.runs.len() {
+        if let Some(run) = m.runs[r] {
+            let mut n = m.clone();
+            match run.plan.steps().get(run.pc) {
+                Some(&s) => {
+                    n.step(s);
+                    n.runs[r] = Some(Run {
+                        pc: run.pc + 1,
+                        ..run
+                    });
+                }
+                None => {
+                    n.runs[r] = None;
+                    n.end(&run);
+                }
+            }
+            out.push(n);
+        }
+    }
+    // A transition begins: under the lock only when none is in progress.
+    if !locked || m.quiescent() {
+        for (i, &t) in TRANSITIONS.iter().enumerate() {
+            if m.begun & (1 << i) != 0 {
+                continue;
+            }
+            let Some(free) = m.runs.iter().position(Option::is_none) else {
+                continue;
+            };
+            let mut n = m.clone();
+            if let Some(run) = n.begin(t) {
+                n.begun |= 1 << i;
+                n.runs[free] = Some(run);
+                out.push(n);
+            }
+        }
+    }
+    // The data plane.
+    match m.ev {
+        Ev::Closed => {
+            // `event_init` refuses while no collector is published.
+            if let Some(c) = m.collector {
+                let mut n = m.clone();
+                n.ev = Ev::Open { cpu: c, on: true };
+                n.add();
+                out.push(n);
+            }
+        }
+        Ev::Open { cpu, on } => {
+            let mut n = m.clone();
+            if on {
+                n.del();
+            }
+            n.ev = Ev::Done;
+            out.push(n);
+            if m.toggles < 2 {
+                let mut n = m.clone();
+                n.toggles += 1;
+                n.ev = Ev::Open { cpu, on: !on };
+                if on {
+                    n.del();
+                } else {
+                    n.add();
+                }
+                out.push(n);
+            }
+            if m.reads < 1 {
+                if let Some(mut s) = m.slot {
+                    let mut n = m.clone();
+                    n.reads += 1;
+                    n.observe(&mut s);
+                    n.slot = Some(s);
+                    out.push(n);
+                }
+            }
+        }
+        Ev::Exited | Ev::Done => {}
+    }
+    if m.ticks < TICKS {
+        let mut n = m.clone();
+        n.ticks += 1;
+        if m.armed && m.bound && !m.parked {
+            n.hw = m.hw.wrapping_add(1);
+            n.truth += 1;
+        }
+        out.push(n);
+    }
+    out
+}
+
+fn check(m: &M, last: bool, o: &mut Outcome) {
+    o.unmarked += usize::from(!m.bound && !m.gone);
+    if m.quiescent() {
+        if let Ev::Open { cpu, on: true } = m.ev {
+            let counts = m.slot.is_some_and(|s| s.started) && m.armed;
+            let kept = m.slot.is_some_and(|s| s.resume);
+            let ok = match (m.collector == Some(cpu), m.bound) {
+                (true, true) => counts,
+                (true, false) => kept,
+                // The package has no collector: perf removes the event.
+                (false, _) => true,
+            };
+            o.idle += usize::from(!ok);
+        }
+    }
+    o.wrong += usize::from(last && m.count != m.truth);
+    o.stranded += usize::from(last && m.stranded);
+}
+
+/// Explores every state reachable from `m`: returns how many complete
+/// interleavings start there.
+fn explore(m: &M, locked: bool, seen: &mut HashMap<M, u128>, o: &mut Outcome) -> u128 {
+    if let Some(&n) = seen.get(m) {
+        return n;
+    }
+    let next = successors(m, locked);
+    check(m, next.is_empty(), o);
+    let total = match next.is_empty() {
+        true => 1,
+        false => next.iter().map(|n| explore(n, locked, seen, o)).sum(),
+    };
+    seen.insert(m.clone(), total);
+    o.states = seen.len();
+    total
+}
+
+fn search(locked: bool) -> Outcome {
+    let mut seen = HashMap::new();
+    let mut o = Outcome::default();
+    o.interleavings = explore(&initial(), locked, &mut seen, &mut o);
+    o
+}
+
+#[test]
+fn serialized_transitions_lose_and_invent_nothing() {
+    let o = search(true);
+    // On a line of its own, past the test harness's capture.
+    let _ = writeln!(
+        std::io::stderr(),
+        "control plane: {} transitions x 6 data-plane ops ({TICKS} ticks), {} states, {} interleavings explored",
+        TRANSITIONS.len(),
+        o.states,
+        o.interleavings
+    );
+    assert!(o.states > 1000, "the search ran: {} states", o.states);
+    assert_eq!(
+        o.unmarked, 0,
+        "a box counted as live on an unbound function"
+    );
+    assert_eq!(o.idle, 0, "an enabled event was left not counting");
+    assert_eq!(o.wrong, 0, "a count was lost or invented");
+    assert_eq!(o.stranded, 0, "an event was left on the CPU going");
+}
+
+#[test]
+fn interleaved_transitions_lose_and_invent_counts() {
+    // The same plans without the control lock, as before it (issue 32's
+    // defects 1 and 2): a hand-over's initialisation between an unplug's
+    // retire and unbind re-arms the box on a function about to go (its
+    // count then jumps when the reset function is read); a plug between a
+    // hand-over's check of the returned boxes and its publication is not
+    // initialised by either.
+    let o = search(false);
+    assert!(o.unmarked > 0, "the search finds the retired box re-armed");
+    assert!(o.wrong > 0, "the search finds the count jump");
+    assert!(o.idle > 0, "the search finds the plug left uninitialised");
+}
+
+#[test]
+fn plans() {
+    let v = View {
+        collector: Some(0),
+        unloading: false,
+    };
+    let off = |other| plan(Transition::Offline { cpu: 0, other }, v);
+    // The last CPU parks the package; unloading parks it too.
+    assert!(off(None).steps().contains(&Step::ParkGlobal));
+    let unloading = View {
+        unloading: true,
+        ..v
+    };
+    let p = plan(
+        Transition::Offline {
+            cpu: 0,
+            other: Some(1),
+        },
+        unloading,
+    );
+    assert!(p.steps().contains(&Step::ParkGlobal));
+    assert!(!p
+        .steps()
+        .iter()
+        .any(|s| matches!(s, Step::MoveEvents { .. })));
+    // No start while a collector is published or while unloading.
+    assert!(plan(Transition::Online { cpu: 1 }, v).steps().is_empty());
+    let none = View {
+        collector: None,
+        unloading: true,
+    };
+    assert!(plan(Transition::Online { cpu: 1 }, none).steps().is_empty());
+    // A hand-over publishes last, after the PMIs and the events moved.
+    let h = off(Some(1));
+    let at = |s: Step| h.steps().iter().position(|&x| x == s);
+    assert!(at(Step::AimPmis { cpu: 1 }) < at(Step::MoveEvents { from: 0, to: 1 }));
+    assert!(at(Step::InitBoxes(Boxes::Returned)) < at(Step::Publish { cpu: 1 }));
+    assert_eq!(h.steps().first(), Some(&Step::Unpublish));
+    assert!(h.steps().len() <= MAX_STEPS);
+}
