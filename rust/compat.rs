@@ -188,23 +188,3 @@ macro_rules! container_of {
     };
 }
 pub(crate) use container_of;
-
-/// A raw pointer of either mutability as a `*mut` (the kernel crate
-/// changed some pointer types from `*const` to `*mut`, such as
-/// `ForeignOwnable::into_foreign`'s result).
-pub(crate) trait IntoMutPtr<T> {
-    /// The same address as a `*mut T`.
-    fn into_mut_ptr(self) -> *mut T;
-}
-
-impl<T> IntoMutPtr<T> for *const T {
-    fn into_mut_ptr(self) -> *mut T {
-        self.cast_mut()
-    }
-}
-
-impl<T> IntoMutPtr<T> for *mut T {
-    fn into_mut_ptr(self) -> *mut T {
-        self
-    }
-}

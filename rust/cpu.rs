@@ -188,7 +188,24 @@ impl core::ops::Deref for InNmi {
 }
 
 /// Runs `f` with interrupts off on this CPU (any context).
-pub fn without_irqs<R>(f: impl FnOnce(&IrqsOff) -> R) -> R {
+///
+/// `f` and what it returns are [`Send`]: an [`IrqLock`] guard (which is
+/// not) can be neither moved in, to be dropped there, nor returned, to be
+/// dropped after. Either would restore the interrupt state the guard saved
+/// at the wrong time: on while the token says off, or off after this
+/// function turned them back on.
+///
+/// [`IrqLock`]: super::sync::IrqLock
+///
+/// # Examples
+///
+/// ```ignore
+/// use crate::sys::cpu::without_irqs;
+///
+/// // The package of the CPU this runs on, read with interrupts off.
+/// let pkg = without_irqs(|irq| irq.package());
+/// ```
+pub fn without_irqs<R: Send>(f: impl FnOnce(&IrqsOff) -> R + Send) -> R {
     // SAFETY: Disables interrupts on this CPU; restored below with the same flags.
     let flags = unsafe { bindings::ru_local_irq_save() };
     // SAFETY: Interrupts are off until the restore below, after the token's last use.

@@ -59,8 +59,8 @@ impl KernelCounter {
     /// the count is loaded. Safe in any context, NMI included, with
     /// interrupts off.
     pub fn read_local(&self) -> Result<u64> {
-        let ev = self.0.as_ptr();
         without_irqs(|irq| {
+            let ev = self.0.as_ptr();
             // SAFETY: The event is live (type invariant). With interrupts off it cannot be
             // scheduled in or out on this CPU; `oncpu` tells whether it is active here, and then
             // `read` is the PMU's callback for an active event on this CPU, which is what

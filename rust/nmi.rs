@@ -216,15 +216,16 @@ pub fn send(cpu: CpuId) -> Result {
     let r = if !ACCEPTING.load(Ordering::SeqCst) || flags.is_null() {
         Err(ENODEV)
     } else {
+        // SAFETY: `flags` was published by a live registration, which cannot free it while this
+        // call is counted in `SENDERS` (its drop waits for that).
+        let pending = unsafe { pending_of(flags, cpu) };
         // With interrupts off here, no CPU goes offline (that needs every online CPU to run its
         // stopper).
         without_irqs(|_| {
             if !cpu.is_online() {
                 return Err(ENODEV);
             }
-            // SAFETY: `flags` was published by a live registration, which cannot free it while
-            // this call is counted in `SENDERS` (its drop waits for that).
-            unsafe { pending_of(flags, cpu) }.fetch_add(1, Ordering::AcqRel);
+            pending.fetch_add(1, Ordering::AcqRel);
             // SAFETY: Sends an IPI with the NMI vector to an online CPU (it stays online while
             // interrupts are off here); its handler claims it by the flag just set.
             unsafe { bindings::ru_send_nmi(cpu.as_u32()) };

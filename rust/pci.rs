@@ -4,19 +4,27 @@
 //! per-device data, borrowed and counted device references with
 //! configuration-space access, and lookup of devices by ID.
 //!
+//! A device is either just a device ([`Device`], any device: its
+//! identity and configuration reads) or one bound to the driver using it
+//! ([`Device<Bound>`]: configuration writes and BAR maps too). The PCI core
+//! lends a `&Device<Bound>` to `probe` and `remove`; a driver that writes
+//! after `probe` keeps the [`Binding`] `probe` got, which gives the device
+//! as bound only until the device is removed from the driver.
+//!
 //! C header: [`include/linux/pci.h`](srctree/include/linux/pci.h)
 
 use super::bindings;
-use super::compat::IntoMutPtr;
 use super::mmio::Mmio;
+use super::rcu::Guard;
 use core::marker::PhantomData;
 use core::ptr::{addr_of, addr_of_mut, NonNull};
+use core::sync::atomic::{AtomicBool, Ordering};
 use kernel::error::from_result;
 use kernel::ffi::{c_int, c_void};
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::Arc;
-use kernel::types::{ForeignOwnable, Opaque};
+use kernel::types::Opaque;
 use kernel::ThisModule;
 
 /// A configuration-space register a driver may write with any value.
@@ -52,21 +60,108 @@ pub unsafe trait BarWindow {
     fn base(&self, lo: u32, hi: u32) -> Option<u64>;
 }
 
+/// The state of a device a [`Device`] reference knows: [`Normal`] or
+/// [`Bound`]. Sealed.
+pub trait DeviceContext: private::Sealed {}
+
+/// Any device, bound to this driver or not.
+pub struct Normal;
+
+/// A device bound to the driver that uses the reference, for as long as
+/// the reference lives.
+pub struct Bound;
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for super::Normal {}
+    impl Sealed for super::Bound {}
+}
+impl DeviceContext for Normal {}
+impl DeviceContext for Bound {}
+
 /// A PCI device, borrowed.
 ///
 /// # Invariants
 ///
-/// A `&Device` points to a `struct pci_dev` that stays allocated for the
-/// reference's lifetime: the device the PCI core passes to a callback, for
-/// the call, or one a [`DeviceRef`] holds a reference to.
+/// A `&Device<Ctx>` points to a `struct pci_dev` that stays allocated for
+/// the reference's lifetime: the device the PCI core passes to a callback,
+/// for the call, or one a [`DeviceRef`] holds a reference to. A
+/// `&Device<Bound>` is bound to the driver that uses it for the
+/// reference's lifetime: the device of `probe` or `remove`, for the call,
+/// or one a [`Binding`] gives while the device is bound.
+///
+/// # Examples
+///
+/// ```ignore
+/// use crate::sys::pci::{Binding, Bound, Device};
+///
+/// // In `probe`: the device is the driver's, its registers writable.
+/// fn probe(dev: &Device<Bound>, binding: Binding) -> Result<Binding> {
+///     dev.write_config_u32(MY_CONTROL, 0)?;
+///     Ok(binding)
+/// }
+/// // Any device found by ID is only readable: `devices(v, d)` yields
+/// // `Device<Normal>`s, which have no `write_config_u32`.
+/// ```
 #[repr(transparent)]
-pub struct Device(Opaque<bindings::pci_dev>);
+pub struct Device<Ctx: DeviceContext = Normal>(Opaque<bindings::pci_dev>, PhantomData<Ctx>);
 
 // SAFETY: The accessors read fields fixed at enumeration or go through configuration-space
 // functions that lock internally; they work from any CPU.
-unsafe impl Send for Device {}
+unsafe impl<Ctx: DeviceContext> Send for Device<Ctx> {}
 // SAFETY: As above.
-unsafe impl Sync for Device {}
+unsafe impl<Ctx: DeviceContext> Sync for Device<Ctx> {}
+
+impl core::ops::Deref for Device<Bound> {
+    type Target = Device;
+
+    fn deref(&self) -> &Device {
+        // SAFETY: Both are transparent wrappers of the same `struct pci_dev`; a bound device is
+        // a device.
+        unsafe { &*core::ptr::from_ref(self).cast::<Device>() }
+    }
+}
+
+impl Device<Bound> {
+    /// # Safety
+    ///
+    /// `ptr` must point to a `struct pci_dev` that stays allocated and
+    /// bound to the calling driver for `'a`.
+    unsafe fn bound_from_raw<'a>(ptr: *mut bindings::pci_dev) -> &'a Device<Bound> {
+        // SAFETY: `Device` is a transparent wrapper; the caller guarantees the lifetime and the
+        // binding.
+        unsafe { &*ptr.cast::<Device<Bound>>() }
+    }
+
+    /// Writes the configuration dword of register `reg`. Only a
+    /// [`ConfigRegister`] can be written, so no caller can have a BAR, the
+    /// command register or a capability written, and only of a device
+    /// bound to it.
+    pub fn write_config_u32<R: ConfigRegister>(&self, reg: R, v: u32) -> Result {
+        let off = c_int::try_from(reg.offset()).map_err(|_| EINVAL)?;
+        // SAFETY: As in `read_config_u32`; by `ConfigRegister`'s contract a write of any value
+        // to `reg` of a device bound to the driver changes only what the driver owns.
+        let r = unsafe { bindings::pci_write_config_dword(self.raw(), off, v) };
+        // SAFETY: Maps a PCIBIOS code to an errno; any value is accepted.
+        to_errno(unsafe { bindings::ru_pcibios_err_to_errno(r) })
+    }
+
+    /// Maps the MMIO window that the device's base address register `w`
+    /// places; `None` when the register leaves it disabled.
+    pub fn map_window<W: BarWindow>(&self, w: &W) -> Result<Option<Mmio>> {
+        let lo = self.read_config_u32(w.offset())?;
+        let hi = self.read_config_u32(w.offset().checked_add(4).ok_or(EINVAL)?)?;
+        w.base(lo, hi)
+            .map(|base| Mmio::map(base, u64::from(w.size())))
+            .transpose()
+    }
+}
+
+impl<Ctx: DeviceContext> Device<Ctx> {
+    fn raw(&self) -> *mut bindings::pci_dev {
+        self.0.get()
+    }
+}
 
 impl Device {
     /// # Safety
@@ -75,10 +170,6 @@ impl Device {
     unsafe fn from_raw<'a>(ptr: *mut bindings::pci_dev) -> &'a Device {
         // SAFETY: `Device` is a transparent wrapper; the caller guarantees the lifetime.
         unsafe { &*ptr.cast::<Device>() }
-    }
-
-    fn raw(&self) -> *mut bindings::pci_dev {
-        self.0.get()
     }
 
     /// Vendor ID.
@@ -130,28 +221,6 @@ impl Device {
         Ok(v)
     }
 
-    /// Writes the configuration dword of register `reg`. Only a
-    /// [`ConfigRegister`] can be written, so no caller can have a BAR, the
-    /// command register or a capability written.
-    pub fn write_config_u32<R: ConfigRegister>(&self, reg: R, v: u32) -> Result {
-        let off = c_int::try_from(reg.offset()).map_err(|_| EINVAL)?;
-        // SAFETY: As in `read_config_u32`; by `ConfigRegister`'s contract a write of any value
-        // to `reg` changes only what its driver owns.
-        let r = unsafe { bindings::pci_write_config_dword(self.raw(), off, v) };
-        // SAFETY: Maps a PCIBIOS code to an errno; any value is accepted.
-        to_errno(unsafe { bindings::ru_pcibios_err_to_errno(r) })
-    }
-
-    /// Maps the MMIO window that the device's base address register `w`
-    /// places; `None` when the register leaves it disabled.
-    pub fn map_window<W: BarWindow>(&self, w: &W) -> Result<Option<Mmio>> {
-        let lo = self.read_config_u32(w.offset())?;
-        let hi = self.read_config_u32(w.offset().checked_add(4).ok_or(EINVAL)?)?;
-        w.base(lo, hi)
-            .map(|base| Mmio::map(base, u64::from(w.size())))
-            .transpose()
-    }
-
     /// A counted reference to the device.
     pub fn get(&self) -> DeviceRef {
         // SAFETY: The device is allocated, so taking a reference is allowed; `DeviceRef::drop`
@@ -201,6 +270,57 @@ impl Drop for DeviceRef {
     fn drop(&mut self) {
         // SAFETY: Releases the reference this object holds (type invariant).
         unsafe { bindings::pci_dev_put(self.0.as_ptr()) };
+    }
+}
+
+/// A device's binding to the driver, kept by the driver after `probe`:
+/// it gives the device as [`Device<Bound>`] inside an RCU read-side
+/// section, until the PCI core removes the device from the driver. The
+/// abstraction ends it after the driver's `remove` returns, and waits for
+/// the sections that may still use it; from then on [`Binding::device`]
+/// gives `None` (the device stays allocated while the handle exists).
+///
+/// # Examples
+///
+/// ```ignore
+/// use crate::sys::{pci::Binding, rcu};
+///
+/// fn write(b: &Binding) -> Result {
+///     let g = rcu::read_lock();
+///     b.device(&g).ok_or(ENODEV)?.write_config_u32(MY_CONTROL, 1)
+/// }
+/// ```
+#[derive(Clone)]
+pub struct Binding(Arc<BindingState>);
+
+/// The shared state of a [`Binding`].
+///
+/// # Invariants
+///
+/// While `bound` is true the device is bound to the driver that got the
+/// binding in `probe`; it turns false, never back, before that ends, and
+/// a grace period passes before the binding ends.
+struct BindingState {
+    dev: DeviceRef,
+    bound: AtomicBool,
+}
+
+impl Binding {
+    /// The device, bound, for the read-side section `g`; `None` once it was
+    /// removed from the driver.
+    pub fn device<'a>(&'a self, _g: &'a Guard) -> Option<&'a Device<Bound>> {
+        // SAFETY: `dev` keeps the device allocated while `self` lives; while `bound` is true
+        // the device is bound, and its removal waits for this section to end (type invariant
+        // of `BindingState`) before the driver's binding ends.
+        self.0
+            .bound
+            .load(Ordering::Acquire)
+            .then(|| unsafe { Device::bound_from_raw(self.0.dev.raw()) })
+    }
+
+    /// The device, bound or not.
+    pub fn as_device(&self) -> &Device {
+        &self.0.dev
     }
 }
 
@@ -283,13 +403,22 @@ impl<const N: usize> IdTable<N> {
 /// The callbacks of a PCI driver (process context).
 pub trait Driver: Send + Sync + 'static {
     /// What the driver keeps for each device it binds.
-    type Data: ForeignOwnable + Send + Sync;
+    type Data: Send + Sync;
 
-    /// A device of the ID table appeared: bind it, or refuse it with an error.
-    fn probe(&self, dev: &Device) -> Result<Self::Data>;
+    /// A device of the ID table appeared: bind it, or refuse it with an
+    /// error. `binding` gives the device as bound after the call, until it
+    /// is removed.
+    fn probe(&self, dev: &Device<Bound>, binding: Binding) -> Result<Self::Data>;
 
     /// A bound device goes away (unbind, hot removal, driver unregistration).
-    fn remove(&self, dev: &Device, data: Self::Data);
+    fn remove(&self, dev: &Device<Bound>, data: Self::Data);
+}
+
+/// What the abstraction keeps for a bound device: the driver's data and
+/// the binding it ends after `remove`.
+struct Bond<D> {
+    data: D,
+    binding: Binding,
 }
 
 /// The C callbacks of a [`Registration<T>`].
@@ -318,12 +447,30 @@ impl<T: Driver> Adapter<T> {
         _id: *const bindings::pci_device_id,
     ) -> c_int {
         from_result(|| {
-            // SAFETY: The device is being bound to this registration and is allocated for the call.
-            let (t, dev) = unsafe { (Self::ops(pdev), Device::from_raw(pdev)) };
-            let data = t.probe(dev)?;
+            // SAFETY: The device is being bound to this registration and is allocated for the
+            // call; it stays bound until `remove_callback` (or, if `probe` fails, for the call).
+            let (t, dev) = unsafe { (Self::ops(pdev), Device::bound_from_raw(pdev)) };
+            // INVARIANT: The device is bound from here until `remove_callback` ends the binding
+            // (or the failure below does, before the PCI core unbinds it).
+            let binding = Binding(Arc::new(
+                BindingState {
+                    dev: dev.get(),
+                    bound: AtomicBool::new(true),
+                },
+                GFP_KERNEL,
+            )?);
+            let bond = KBox::<Bond<T::Data>>::new_uninit(GFP_KERNEL)?;
+            let data = match t.probe(dev, binding.clone()) {
+                Ok(data) => data,
+                Err(e) => {
+                    end(&binding);
+                    return Err(e);
+                }
+            };
+            let bond = bond.write(Bond { data, binding });
             // SAFETY: `dev_set_drvdata`: the driver owns the field while the device is bound;
-            // `remove_callback` takes the data back.
-            unsafe { (*pdev).dev.driver_data = data.into_foreign().into_mut_ptr() };
+            // `remove_callback` takes the bond back.
+            unsafe { (*pdev).dev.driver_data = KBox::into_raw(bond).cast::<c_void>() };
             Ok(0)
         })
     }
@@ -332,14 +479,25 @@ impl<T: Driver> Adapter<T> {
     ///
     /// Called by the PCI core for a device bound to the registration.
     unsafe extern "C" fn remove_callback(pdev: *mut bindings::pci_dev) {
-        // SAFETY: The device is bound to this registration; its driver data is what `probe`
-        // stored with `into_foreign`, taken back exactly once here.
-        unsafe {
-            let data = T::Data::from_foreign((*pdev).dev.driver_data);
+        // SAFETY: The device is bound to this registration; its driver data is the bond `probe`
+        // stored with `KBox::into_raw`, taken back exactly once here.
+        let bond = unsafe {
+            let bond = KBox::from_raw((*pdev).dev.driver_data.cast::<Bond<T::Data>>());
             (*pdev).dev.driver_data = core::ptr::null_mut::<c_void>();
-            Self::ops(pdev).remove(Device::from_raw(pdev), data);
-        }
+            bond
+        };
+        let Bond { data, binding } = KBox::into_inner(bond);
+        // SAFETY: The device is bound until this callback returns.
+        unsafe { Self::ops(pdev).remove(Device::bound_from_raw(pdev), data) };
+        end(&binding);
     }
+}
+
+/// Ends `binding`: no [`Binding::device`] gives the device from here on,
+/// and none given before is used after this returns. Process context.
+fn end(binding: &Binding) {
+    binding.0.bound.store(false, Ordering::Release);
+    super::rcu::synchronize();
 }
 
 /// A registered PCI driver. Dropping it unregisters the driver, which

@@ -245,6 +245,17 @@ for v in "${variants[@]}"; do
 	while IFS= read -r l; do fail "modinfo ($v): $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
 done
 
+# The abstraction layer's type rules: uses its types must refuse fail to
+# build (against the debug kernel, in its module build copy).
+if [ -n "${module_ok[debug]:-}" ]; then
+	note "type rules of the abstraction layer (debug kernel)"
+	out=$(tests/host/type-rules.sh debug 2>&1)
+	printf '%s\n' "$out" | sed 's/^/   /'
+	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
+	while IFS= read -r l; do fail "type rules: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
+	[ -n "$(printf '%s\n' "$out" | grep '^ok ')" ] || fail "type rules: no result"
+fi
+
 # The README's commands for the stock kernel, in its Debian root: the
 # guests booting it carry what they install.
 if [ -n "${kernel_ok[stock]:-}" ]; then

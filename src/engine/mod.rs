@@ -275,7 +275,7 @@ impl<R: Backend> Core<R> {
 
     /// Runs `f` with IRQs off on this CPU, a CPU of package `pkg` (CPU
     /// hotplug callbacks run on the CPU they are for).
-    fn on_package(&self, pkg: usize, f: impl FnOnce(OnPackage<'_>)) {
+    fn on_package(&self, pkg: usize, f: impl FnOnce(OnPackage<'_>) + Send) {
         cpu::without_irqs(|irq| match irq.on(pkg) {
             Some(on) => f(on),
             None => pr_warn!("a transition of package {} ran on another package\n", pkg),

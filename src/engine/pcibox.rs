@@ -24,7 +24,9 @@ use super::Ctx;
 use crate::hw::desc::{BoxType, PlatformId};
 use crate::hw::pci::{self, PciError, Role, UboxRegs};
 use crate::sys::mmio::Mmio;
-use crate::sys::pci::DeviceRef;
+use crate::sys::pci::Binding;
+#[cfg(not(feature = "sim"))]
+use crate::sys::pci::{Bound, Device};
 #[cfg(not(feature = "sim"))]
 use crate::sys::rcu::Guard;
 use crate::sys::rcu::RcuBox;
@@ -40,8 +42,8 @@ pub(crate) struct PciEntry {
     pub(crate) role: Role,
     /// Bound (or, in the simulation, enumerated) and not removed.
     present: AtomicBool,
-    /// The bound device (hardware only).
-    dev: RcuBox<DeviceRef>,
+    /// The bound device's binding (hardware only).
+    dev: RcuBox<Binding>,
     /// The MMIO window it holds (Skylake IMC, hardware only).
     mmio: RcuBox<Mmio>,
 }
@@ -52,10 +54,10 @@ impl PciEntry {
         self.present.load(Ordering::Acquire)
     }
 
-    /// The bound device.
+    /// The bound device, while it is bound.
     #[cfg(not(feature = "sim"))]
-    pub(crate) fn device<'a>(&'a self, g: &'a Guard) -> Option<&'a DeviceRef> {
-        self.dev.get(g)
+    pub(crate) fn device<'a>(&'a self, g: &'a Guard) -> Option<&'a Device<Bound>> {
+        self.dev.get(g)?.device(g)
     }
 
     /// The MMIO window.
@@ -138,7 +140,7 @@ impl Registry {
         &self,
         pkg: usize,
         role: Role,
-        dev: Option<DeviceRef>,
+        dev: Option<Binding>,
         mmio: Option<Mmio>,
     ) -> Result {
         self.bind_with(pkg, role, dev, mmio, || Ok(()))
@@ -150,7 +152,7 @@ impl Registry {
         &self,
         pkg: usize,
         role: Role,
-        dev: Option<DeviceRef>,
+        dev: Option<Binding>,
         mmio: Option<Mmio>,
         before: impl FnOnce() -> Result,
     ) -> Result {

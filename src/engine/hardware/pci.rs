@@ -11,7 +11,7 @@ use crate::engine::{Core, Ctx};
 use crate::hw::pci::{self, BarWindow, Role, UboxRegs};
 use crate::sys::cpu;
 use crate::sys::mmio::Mmio;
-use crate::sys::pci::{Device, Driver};
+use crate::sys::pci::{Binding, Bound, Device, Driver};
 use crate::sys::sync::{new_irq_lock, IrqLock};
 use kernel::prelude::*;
 use kernel::sync::Arc;
@@ -30,7 +30,7 @@ fn location(d: &Device) -> PciLocation {
 
 /// Maps the platform's MMIO counter window from the device's base address
 /// register (Skylake's IMC counters, from the host bridge's MCHBAR).
-fn map_window(d: &Device, w: &BarWindow) -> Result<Mmio> {
+fn map_window(d: &Device<Bound>, w: &BarWindow) -> Result<Mmio> {
     d.map_window(w)?.ok_or_else(|| {
         pr_info!("{} is disabled: no {} counters\n", w.name(), w.holds());
         ENODEV
@@ -100,7 +100,7 @@ impl<R: Backend> PciHandler<R> {
 impl<R: Backend> Driver for PciHandler<R> {
     type Data = KBox<(usize, Role)>;
 
-    fn probe(&self, dev: &Device) -> Result<Self::Data> {
+    fn probe(&self, dev: &Device<Bound>, binding: Binding) -> Result<Self::Data> {
         let (pkg, role) = decode(&self.ctx, &self.map, location(dev))?;
         let mmio = self
             .ctx
@@ -111,7 +111,7 @@ impl<R: Backend> Driver for PciHandler<R> {
         let bind = || {
             self.ctx
                 .registry
-                .bind(pkg, role, Some(dev.get()), mmio)
+                .bind(pkg, role, Some(binding), mmio)
                 .inspect_err(|e| {
                     if *e == EBUSY {
                         pr_info!(
@@ -132,7 +132,7 @@ impl<R: Backend> Driver for PciHandler<R> {
         Ok(KBox::new((pkg, role), GFP_KERNEL)?)
     }
 
-    fn remove(&self, _dev: &Device, data: Self::Data) {
+    fn remove(&self, _dev: &Device<Bound>, data: Self::Data) {
         let (pkg, role) = *data;
         let core = self.core.lock().clone();
         match core {

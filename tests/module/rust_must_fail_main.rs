@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Uses of the kernel abstraction layer (`rust/`) that its types must
+//! refuse at compile time, one per `fail` configuration: the build of this
+//! crate with `MUST_FAIL=<case>` (see `Kbuild`) must fail, with the error
+//! `tests/host/type-rules.sh` expects, and with `MUST_FAIL=none` it must
+//! succeed (the cases are otherwise well-formed). Never a module anyone
+//! loads: only its object is built.
+
+#![allow(dead_code, unused_imports)]
+
+#[path = "../../rust/mod.rs"]
+pub mod sys;
+
+use sys::cpu::without_irqs;
+use sys::pci::{self, Binding, Bound, ConfigRegister, Device};
+use sys::rcu;
+use sys::sync::{new_irq_lock, IrqLock};
+
+/// A register the cases write.
+#[derive(Clone, Copy)]
+struct Control;
+
+// SAFETY: Never written: the crate is only compiled.
+unsafe impl ConfigRegister for Control {
+    fn offset(self) -> u32 {
+        0x40
+    }
+}
+
+/// The well-formed counterparts: a lock taken and dropped inside; a
+/// device bound to the driver written, in `probe` and through its binding.
+#[cfg(fail = "none")]
+fn case(l: &IrqLock<u32>) -> u32 {
+    without_irqs(|_| *l.lock())
+}
+
+#[cfg(fail = "none")]
+fn write_bound(dev: &Device<Bound>, b: &Binding) -> kernel::error::Result {
+    dev.write_config_u32(Control, 0)?;
+    let g = rcu::read_lock();
+    b.device(&g).ok_or(kernel::error::code::ENODEV)?.write_config_u32(Control, 0)
+}
+
+/// A guard taken outside and dropped inside would turn interrupts on while
+/// the token says they are off.
+#[cfg(fail = "guard_into_without_irqs")]
+fn case(l: &IrqLock<u32>) -> u32 {
+    let g = l.lock();
+    without_irqs(move |_| {
+        let v = *g;
+        drop(g);
+        v
+    })
+}
+
+/// A guard taken inside and dropped outside would turn interrupts off after
+/// `without_irqs` turned them back on.
+#[cfg(fail = "guard_out_of_without_irqs")]
+fn case(l: &IrqLock<u32>) -> u32 {
+    let g = without_irqs(|_| l.lock());
+    *g
+}
+
+/// A device found by ID may be bound to another driver, or to none.
+#[cfg(fail = "write_config_of_any_device")]
+fn case() {
+    for d in pci::devices(0x8086, 0x3ce0) {
+        let _ = d.write_config_u32(Control, 0);
+    }
+}
+
+/// A device bound in `probe` is bound for the call only: a reference kept
+/// past it would outlive the binding.
+#[cfg(fail = "bound_device_kept")]
+fn case<'a>(b: &'a Binding) -> &'a Device<Bound> {
+    let g = rcu::read_lock();
+    b.device(&g).unwrap()
+}
