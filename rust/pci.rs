@@ -309,13 +309,13 @@ impl Binding {
     /// The device, bound, for the read-side section `g`; `None` once it was
     /// removed from the driver.
     pub fn device<'a>(&'a self, _g: &'a Guard) -> Option<&'a Device<Bound>> {
-        // SAFETY: `dev` keeps the device allocated while `self` lives; while `bound` is true
-        // the device is bound, and its removal waits for this section to end (type invariant
-        // of `BindingState`) before the driver's binding ends.
-        self.0
-            .bound
-            .load(Ordering::Acquire)
-            .then(|| unsafe { Device::bound_from_raw(self.0.dev.raw()) })
+        if !self.0.bound.load(Ordering::Acquire) {
+            return None;
+        }
+        // SAFETY: `dev` keeps the device allocated while `self` lives; `bound` was true, so the
+        // device is bound, and its removal waits for this section to end (type invariant of
+        // `BindingState`) before the driver's binding ends.
+        Some(unsafe { Device::bound_from_raw(self.0.dev.raw()) })
     }
 
     /// The device, bound or not.

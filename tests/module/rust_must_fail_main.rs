@@ -39,7 +39,9 @@ fn case(l: &IrqLock<u32>) -> u32 {
 fn write_bound(dev: &Device<Bound>, b: &Binding) -> kernel::error::Result {
     dev.write_config_u32(Control, 0)?;
     let g = rcu::read_lock();
-    b.device(&g).ok_or(kernel::error::code::ENODEV)?.write_config_u32(Control, 0)
+    b.device(&g)
+        .ok_or(kernel::error::code::ENODEV)?
+        .write_config_u32(Control, 0)
 }
 
 /// A guard taken outside and dropped inside would turn interrupts on while
