@@ -117,11 +117,27 @@ impl<T: TimerHandler> Timer<T> {
         unsafe { bindings::hrtimer_active(self.timer.get()) }
     }
 
-    /// Stops the timer and waits for a running callback to finish. Must not
-    /// be called from the timer's own callback.
-    pub fn cancel(&self) {
-        // SAFETY: The timer is initialised (type invariant).
+    /// Stops the timer and waits for a running callback to finish. With
+    /// interrupts off (the timer's own callback among others: it would
+    /// wait for itself) or in NMI context: `EINVAL`, nothing done.
+    ///
+    /// # Examples
+    ///
+    /// ```ignore
+    /// // Process context: the timer stops.
+    /// timer.cancel()?;
+    /// // From a `TimerHandler::fire` (interrupts off): refused.
+    /// assert_eq!(timer.cancel(), Err(EINVAL));
+    /// ```
+    pub fn cancel(&self) -> Result {
+        // SAFETY: Reads this CPU's interrupt state; no arguments.
+        if super::cpu::in_nmi() || unsafe { bindings::ru_irqs_disabled() } {
+            return Err(EINVAL);
+        }
+        // SAFETY: The timer is initialised (type invariant); interrupts are on, so this is not
+        // the timer's own callback (a hard-interrupt timer's runs with them off).
         unsafe { bindings::hrtimer_cancel(self.timer.get()) };
+        Ok(())
     }
 
     /// The timer's function: whether it fires again.
@@ -149,6 +165,8 @@ impl<T: TimerHandler> Timer<T> {
 #[pinned_drop]
 impl<T: TimerHandler> PinnedDrop for Timer<T> {
     fn drop(self: Pin<&mut Self>) {
-        self.cancel();
+        // SAFETY: The timer is initialised (type invariant). Its callback holds no reference
+        // that could drop it (`run` borrows it), so this is not the callback.
+        unsafe { bindings::hrtimer_cancel(self.timer.get()) };
     }
 }

@@ -458,7 +458,8 @@ impl<R: Backend> UncorePmu<R> {
     /// Stops the polling timer of package `pkg` (before its events move).
     pub(crate) fn cancel_timer(&self, pkg: usize) {
         if let Some(t) = self.timers.get(pkg) {
-            t.cancel();
+            // The control plane: process context.
+            let _ = t.cancel();
         }
     }
 

@@ -3,7 +3,9 @@
 #
 # The hardening defects, each shown in the simulation:
 # - reads from NMI context while the collector holds the box's and the
-#   model's locks (the self-test), exact, on MSR, PCI and MMIO boxes;
+#   model's locks (the self-test), exact, on MSR, PCI and MMIO boxes; and
+#   the calls those contexts must not make (run_on, a timer's start and
+#   cancel) refused;
 # - after every hotplug step, a poll timer runs wherever an event counts,
 #   each PMU's cpumask holds the collectors, and totals stay exact;
 # - a PCI box missing on one socket: its PMU shows and accepts only the
@@ -61,6 +63,11 @@ while read -r pmu cfg inj; do
 done <<EOT
 $nmi_boxes
 EOT
+# The last self-test's 20 rounds also asked the abstraction layer, from the
+# NMI, for run_on, a timer's start and its cancel, and with interrupts off
+# (in the cross-CPU call) for run_on and a timer's cancel: each refused.
+check_eq "from NMI and with interrupts off, run_on and a timer's start and cancel are refused (EINVAL)" \
+	"$(stat selftest_refused) $(stat selftest_accepted)" "100 0"
 # Self-tests written at once: one runs, the other is refused with EBUSY.
 set -- $nmi_boxes
 line="pmu=$1 socket=0 config=$2 $3 $4 count=1000 rounds=200"

@@ -90,6 +90,10 @@ pub(crate) struct SimStats {
     pub(crate) selftest_stale: AtomicU64,
     /// ... rounds whose read after the NMI's (not from NMI) was exact.
     pub(crate) selftest_then_exact: AtomicU64,
+    /// ... calls refused as they must be from NMI context and with
+    /// interrupts off (`EINVAL`), and calls that were not.
+    pub(crate) selftest_refused: AtomicU64,
+    pub(crate) selftest_accepted: AtomicU64,
     /// NMIs to other CPUs of a package (`noise=1`), taken.
     pub(crate) noise_nmis: AtomicU64,
 }

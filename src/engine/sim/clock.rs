@@ -91,7 +91,8 @@ impl SimClock {
             let _ = timer.start(PERIOD_NS);
         } else {
             self.on.store(false, Ordering::Release);
-            timer.cancel();
+            // Process context (a debugfs write).
+            let _ = timer.cancel();
         }
     }
 }

@@ -42,7 +42,10 @@
 //! - `selftest` (write): `pmu=<name> [socket=<n>] config=<v> event=<sel>
 //!   [umask=..] [count=..] [rounds=<n>]` runs the NMI read self-test
 //!   (`selftest.rs`): `EIO` unless every round read the exact count from
-//!   NMI context while the collector held the box's and the model's locks.
+//!   NMI context while the collector held the box's and the model's locks,
+//!   and the abstraction layer refused what those contexts must not do
+//!   (`run_on`, a timer's start and cancel from the NMI; `run_on` and a
+//!   timer's cancel with interrupts off).
 //! - `stall` (write): `cpumask <ms>`, `unplug <ms>` or `handover <ms>` arms a
 //!   one-shot pause for race tests: the next pass through that point spins
 //!   for `ms` milliseconds (at most 2000, `ERANGE` past it) with whatever
@@ -424,8 +427,10 @@ impl SimDebug {
         s.selftest_exact.store(o.exact.into(), Relaxed);
         s.selftest_stale.store(o.stale.into(), Relaxed);
         s.selftest_then_exact.store(o.then_exact.into(), Relaxed);
+        s.selftest_refused.store(o.refused.into(), Relaxed);
+        s.selftest_accepted.store(o.accepted.into(), Relaxed);
         pr_info!(
-            "sim: NMI read self-test on {}: {} rounds, {} NMI reads under the collector's locks, {} exact, {} stale, {} exact right after (last {}, want {})\n",
+            "sim: NMI read self-test on {}: {} rounds, {} NMI reads under the collector's locks, {} exact, {} stale, {} exact right after (last {}, want {}); {} calls refused in NMI and IRQs-off contexts, {} not\n",
             p.ops().name(),
             o.rounds,
             o.nmi_reads,
@@ -433,7 +438,9 @@ impl SimDebug {
             o.stale,
             o.then_exact,
             o.last,
-            o.want
+            o.want,
+            o.refused,
+            o.accepted
         );
         // A box in configuration space cannot be read from NMI context: its
         // NMI reads are stale (or exact, when the poll ran first), and the
@@ -444,7 +451,10 @@ impl SimDebug {
         } else {
             o.exact == l.rounds
         };
-        if o.nmi_reads == l.rounds && nmi_ok && o.then_exact == l.rounds {
+        let refusals = o.accepted == 0
+            && u64::from(o.refused)
+                == u64::from(l.rounds) * u64::from(selftest::REFUSALS_PER_ROUND);
+        if o.nmi_reads == l.rounds && nmi_ok && o.then_exact == l.rounds && refusals {
             Ok(())
         } else {
             Err(EIO)
@@ -508,6 +518,7 @@ impl DebugfsOps for SimDebug {
                     "pmi_nmis {}\npmis_handled {}\nnmi_not_ours {}\npci_entries {}\n\
                      selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}\n\
                      selftest_stale {}\nselftest_then_exact {}\n\
+                     selftest_refused {}\nselftest_accepted {}\n\
                      unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
@@ -518,6 +529,8 @@ impl DebugfsOps for SimDebug {
                     t.selftest_exact.load(Relaxed),
                     t.selftest_stale.load(Relaxed),
                     t.selftest_then_exact.load(Relaxed),
+                    t.selftest_refused.load(Relaxed),
+                    t.selftest_accepted.load(Relaxed),
                     unpolled,
                     t.noise_nmis.load(Relaxed),
                     self.sim().stalls.taken.load(Relaxed)

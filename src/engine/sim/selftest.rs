@@ -12,23 +12,51 @@
 //! `perf_event_read_local`, which calls the PMU's `read`. A `read` that took
 //! either lock would spin forever on the CPU that holds it. Each round
 //! checks the value read against the occurrences injected so far.
+//!
+//! Each round also asks the abstraction layer for what it must refuse in
+//! those contexts, and counts the refusals: from the NMI, running a
+//! function on a CPU (`run_on`), starting and cancelling a timer; with
+//! interrupts off in the cross-CPU call, `run_on` and a timer's cancel
+//! (which there could wait for the timer's own callback). Each must be
+//! `EINVAL`.
 
 use super::{Sim, SimDebug};
 use crate::engine::pmu::with_box_locked;
 use crate::engine::Pmu;
 use crate::hw::model::Occurrence;
-use crate::sys::cpu::{self, CpuId, InNmi};
+use crate::sys::cpu::{self, CpuId, InNmi, IrqsOff};
+use crate::sys::hrtimer::{Timer, TimerHandler};
 use crate::sys::kernel_counter::KernelCounter;
 use crate::sys::perf::Config;
 use crate::sys::rcu;
-use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use kernel::prelude::*;
+use kernel::sync::Arc;
 
 /// Longest wait for the NMI, in units of 10 µs (100 ms).
 const NMI_WAIT: u32 = 10_000;
 
+/// The handler of the self-test's timer, which is never started: the
+/// test asks for its start and cancel where they must be refused.
+pub(crate) struct Idle;
+
+impl TimerHandler for Idle {
+    fn fire(&self, _irq: &IrqsOff) -> bool {
+        false
+    }
+}
+
+/// Refusals the self-test asks for in each round: three from the NMI, two
+/// with interrupts off.
+pub(crate) const REFUSALS_PER_ROUND: u32 = 5;
+
 /// A read the NMI handler does on one CPU.
 pub(crate) struct NmiRead {
+    /// A timer the test never starts (its start and cancel are refused).
+    timer: Pin<KBox<Timer<Idle>>>,
+    /// Calls refused as they must be (`EINVAL`), and calls that were not.
+    refused: AtomicU32,
+    accepted: AtomicU32,
     counter: KernelCounter,
     cpu: CpuId,
     /// A read is requested.
@@ -47,6 +75,10 @@ impl NmiRead {
         if nmi.cpu() != self.cpu || !self.pending.swap(false, Ordering::AcqRel) {
             return false;
         }
+        // What NMI context must refuse.
+        self.expect_refused(cpu::run_on(self.cpu, &|_| {}));
+        self.expect_refused(self.timer.start(1_000_000_000));
+        self.expect_refused(self.timer.cancel());
         let v = match self.counter.read_local() {
             Ok(v) => i64::try_from(v).unwrap_or(i64::MAX),
             Err(e) => i64::from(e.to_errno()),
@@ -55,6 +87,14 @@ impl NmiRead {
         self.handled.fetch_add(1, Ordering::Relaxed);
         self.done.store(true, Ordering::Release);
         true
+    }
+
+    /// Counts `r`: `EINVAL` is the refusal the test asks for.
+    fn expect_refused(&self, r: Result) {
+        match r {
+            Err(e) if e == EINVAL => self.refused.fetch_add(1, Ordering::Relaxed),
+            _ => self.accepted.fetch_add(1, Ordering::Relaxed),
+        };
     }
 }
 
@@ -78,6 +118,10 @@ pub(crate) struct Outcome {
     pub(crate) last: i64,
     /// The injected total.
     pub(crate) want: u64,
+    /// Calls refused as they must be (five per round), and calls that were
+    /// not.
+    pub(crate) refused: u32,
+    pub(crate) accepted: u32,
 }
 
 impl SimDebug {
@@ -104,6 +148,9 @@ impl SimDebug {
         )?;
         let test = KBox::new(
             NmiRead {
+                timer: KBox::pin_init(Timer::new(Arc::new(Idle, GFP_KERNEL)?), GFP_KERNEL)?,
+                refused: AtomicU32::new(0),
+                accepted: AtomicU32::new(0),
                 counter,
                 cpu,
                 pending: AtomicBool::new(false),
@@ -133,6 +180,9 @@ impl SimDebug {
                     let Some(test) = sim.selftest.get(&g) else {
                         return;
                     };
+                    // What a context with interrupts off must refuse.
+                    test.expect_refused(cpu::run_on(cpu, &|_| {}));
+                    test.expect_refused(test.timer.cancel());
                     // The collector is busy: it holds the box's lock and
                     // the model's while the NMI reads.
                     let _ = with_box_locked(pmu, pkg, || {
@@ -177,7 +227,10 @@ impl SimDebug {
             Ok(())
         })();
         // Waits for the NMI handler, then releases the counter.
-        drop(sim.selftest.replace(None));
+        if let Some(t) = sim.selftest.replace(None) {
+            out.refused = t.refused.load(Ordering::Relaxed);
+            out.accepted = t.accepted.load(Ordering::Relaxed);
+        }
         r.map(|()| out)
     }
 }
