@@ -177,7 +177,7 @@ if [ "$host" = 1 ]; then
 	# their `mod` declarations) in rustfmt's default style, as the kernel's
 	# own .rustfmt.toml has it.
 	note "format (rustfmt --check)"
-	if out=$("$RUSTFMT" --edition 2021 --check src/rust_uncore_main.rs src/rust_uncore_sim_main.rs src/hw_host.rs benches/bench.rs benches/callgrind.rs tests/module/rust_test_pmu_main.rs 2>&1); then
+	if out=$("$RUSTFMT" --edition 2021 --check src/rust_uncore_main.rs src/rust_uncore_sim_main.rs src/hw_host.rs benches/bench.rs benches/callgrind.rs tests/module/rust_test_pmu_main.rs tests/module/rust_must_fail_main.rs 2>&1); then
 		pass 1
 	else
 		printf '%s\n' "$out" | head -30 | sed 's/^/   | /'
