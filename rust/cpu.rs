@@ -118,7 +118,7 @@ impl IrqsOff {
 #[derive(Clone, Copy)]
 pub struct OnPackage<'a> {
     pkg: usize,
-    _cpu: PhantomData<&'a IrqsOff>,
+    irq: &'a IrqsOff,
 }
 
 impl<'a> OnPackage<'a> {
@@ -128,18 +128,19 @@ impl<'a> OnPackage<'a> {
     ///
     /// The CPU `irq` was made on must be one of package `pkg`'s.
     pub unsafe fn new_unchecked(irq: &'a IrqsOff, pkg: usize) -> Self {
-        let _ = irq;
         // INVARIANT: By the function's requirement; the proof lives no longer than `irq`, so the
         // code stays on that CPU.
-        OnPackage {
-            pkg,
-            _cpu: PhantomData,
-        }
+        OnPackage { pkg, irq }
     }
 
     /// The package.
     pub fn package(self) -> usize {
         self.pkg
+    }
+
+    /// The proof that interrupts are off, which this one was made from.
+    pub fn irqs_off(self) -> &'a IrqsOff {
+        self.irq
     }
 }
 
@@ -148,7 +149,7 @@ impl IrqsOff {
     pub fn on_package(&self) -> OnPackage<'_> {
         OnPackage {
             pkg: self.package(),
-            _cpu: PhantomData,
+            irq: self,
         }
     }
 

@@ -11,6 +11,7 @@
 //! C header: [`include/linux/spinlock.h`](srctree/include/linux/spinlock.h)
 
 use super::bindings;
+use super::cpu::IrqsOff;
 use kernel::ffi::{c_char, c_ulong};
 use kernel::sync::lock::{Backend, Lock};
 
@@ -61,3 +62,25 @@ pub use crate::ru_sys_new_irq_lock as new_irq_lock;
 
 /// The guard of a locked [`IrqLock`].
 pub type IrqGuard<'a, T> = kernel::sync::lock::Guard<'a, T, IrqLockBackend>;
+
+/// Runs `f` with `lock` held, lending it the data and the proof that
+/// interrupts are off (an [`IrqLock`] keeps them off while it is held).
+///
+/// # Examples
+///
+/// ```ignore
+/// use crate::sys::sync::with_locked;
+///
+/// // What needs the proof (an `EventSlots` entry, say) can be used here.
+/// let n = with_locked(&lock, |count, _irq| {
+///     *count += 1;
+///     *count
+/// });
+/// ```
+pub fn with_locked<T, R>(lock: &IrqLock<T>, f: impl FnOnce(&mut T, &IrqsOff) -> R) -> R {
+    let mut g = lock.lock();
+    // SAFETY: The lock is held, so interrupts are off on this CPU, until `g` drops after `f`
+    // returns; the proof is lent to `f` for the call only.
+    let irq = unsafe { IrqsOff::new() };
+    f(&mut g, &irq)
+}

@@ -15,6 +15,7 @@
 
 use super::{add_count, idx_of, Adding, Event};
 use crate::sys::bindings;
+use crate::sys::cpu::IrqsOff;
 use core::ptr::null_mut;
 use core::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use kernel::prelude::*;
@@ -120,8 +121,10 @@ impl EventSlots {
         Ok(())
     }
 
-    /// Calls `f` with the event of entry `k`, if it holds one.
-    pub fn with<R>(&self, k: usize, f: impl FnOnce(&Active) -> R) -> Option<R> {
+    /// Calls `f` with the event of entry `k`, if it holds one. With
+    /// interrupts off (`_irq`): `del`, on this or another CPU, waits for the
+    /// call to end, which a preempted caller would make it do for long.
+    pub fn with<R>(&self, _irq: &IrqsOff, k: usize, f: impl FnOnce(&Active) -> R) -> Option<R> {
         let slot = self.slots.get(k)?;
         slot.users.fetch_add(1, Ordering::SeqCst);
         let p = slot.ev.load(Ordering::SeqCst);

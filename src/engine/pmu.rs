@@ -37,7 +37,7 @@ use crate::sys::perf::{
     Adding, Capabilities, Config, Event, EventId, EventSlots, Flags, NewEvent, PmuOps, PmuOptions,
     Reading, Scope, TaskContext,
 };
-use crate::sys::sync::{new_irq_lock, IrqGuard, IrqLock};
+use crate::sys::sync::{new_irq_lock, with_locked, IrqGuard, IrqLock};
 use kernel::prelude::*;
 use kernel::str::CString;
 use kernel::sync::Arc;
@@ -167,16 +167,16 @@ impl<R: Backend> BoxState<R> {
 
     /// Accounts slot `k`'s progress to the event its entry holds (timer
     /// and PMI, on the collector, where `add` and `del` cannot interleave).
-    fn account(&self, at: At<'_>, k: usize) {
+    fn account(&self, on: OnPackage<'_>, k: usize) {
         let Some(s) = self.live.get(k) else { return };
-        if let Some(d) = self.observe(at, k, s.owner()) {
-            self.events.with(k, |ev| ev.add_count(d));
+        if let Some(d) = self.observe(At::Cpu(on), k, s.owner()) {
+            self.events.with(on.irqs_off(), k, |ev| ev.add_count(d));
         }
     }
 
     /// Accounts the started slots on the counters in `counters` (bit per
     /// general counter; `fixed` for the fixed counter).
-    fn account_overflowed(&self, at: At<'_>, counters: u32, fixed: bool) {
+    fn account_overflowed(&self, on: OnPackage<'_>, counters: u32, fixed: bool) {
         for (k, s) in self.live.iter().enumerate() {
             if !s.prev.is_armed() {
                 continue;
@@ -187,7 +187,7 @@ impl<R: Backend> BoxState<R> {
                 Ctr::Free(_) => false,
             };
             if hit {
-                self.account(at, k);
+                self.account(on, k);
             }
         }
     }
@@ -235,7 +235,7 @@ impl<R: Backend> BoxState<R> {
     }
 
     /// Stops slot `k`, adding its last counts to its event.
-    fn stop_one(&self, at: At<'_>, inner: &mut BoxInner, k: usize) {
+    fn stop_one(&self, irq: &IrqsOff, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
         c.resume = false;
         inner.cfg[k] = Some(c);
@@ -253,7 +253,7 @@ impl<R: Backend> BoxState<R> {
         }
         let code = c.ctr.code();
         let d = self.live[k].stop(self.width(code), || self.read(at, code));
-        self.events.with(k, |ev| ev.add_count(d));
+        self.events.with(irq, k, |ev| ev.add_count(d));
         c.started = false;
         inner.cfg[k] = Some(c);
         self.apply_run(at, inner);
@@ -298,7 +298,7 @@ impl<R: Backend> TimerHandler for BoxState<R> {
         let mut more = false;
         for k in 0..MAX_SLOTS {
             if self.live[k].prev.is_armed() {
-                self.account(At::Cpu(on), k);
+                self.account(on, k);
                 more = true;
             }
         }
@@ -416,21 +416,22 @@ impl<R: Backend> UncorePmu<R> {
     /// counter on the box in between.
     pub(crate) fn retire(&self, pkg: usize) {
         let Some(b) = self.boxes.get(pkg) else { return };
-        let mut inner = b.inner.lock();
-        inner.gone = true;
-        for k in 0..MAX_SLOTS {
-            let was = inner.cfg[k].is_some_and(|c| c.started);
-            b.stop_one(At::Any(pkg), &mut inner, k);
-            if let Some(c) = inner.cfg[k].as_mut() {
-                c.resume = was;
+        with_locked(&b.inner, |inner, irq| {
+            inner.gone = true;
+            for k in 0..MAX_SLOTS {
+                let was = inner.cfg[k].is_some_and(|c| c.started);
+                b.stop_one(irq, At::Any(pkg), inner, k);
+                if let Some(c) = inner.cfg[k].as_mut() {
+                    c.resume = was;
+                }
             }
-        }
+        });
     }
 
     /// Accounts the overflowed counters of package `on`'s box (from a PMI).
     pub(crate) fn pmi_update(&self, on: OnPackage<'_>, counters: u32, fixed: bool) {
         if let Some(b) = self.boxes.get(on.package()) {
-            b.account_overflowed(At::Cpu(on), counters, fixed);
+            b.account_overflowed(on, counters, fixed);
         }
     }
 
@@ -476,27 +477,28 @@ impl<R: Backend> UncorePmu<R> {
             self.ctx.exec(at, self.ty, self.index, &ops)?;
             return Ok(false);
         };
-        let mut inner = b.inner.lock();
-        for k in 0..MAX_SLOTS {
-            let was = inner.cfg[k].is_some_and(|c| c.started || c.resume);
-            b.stop_one(at, &mut inner, k);
-            if let Some(c) = inner.cfg[k].as_mut() {
-                c.resume = was;
-            }
-        }
-        let ops = program::box_init(self.ty, self.index);
-        let r = self.ctx.exec(at, self.ty, self.index, &ops);
-        inner.applied = program::run_key_after_init(self.ty);
-        if r.is_ok() {
-            inner.gone = false;
+        with_locked(&b.inner, |inner, irq| {
             for k in 0..MAX_SLOTS {
-                if inner.cfg[k].is_some_and(|c| c.resume) {
-                    b.start_one(at, &mut inner, k);
+                let was = inner.cfg[k].is_some_and(|c| c.started || c.resume);
+                b.stop_one(irq, at, inner, k);
+                if let Some(c) = inner.cfg[k].as_mut() {
+                    c.resume = was;
                 }
             }
-            b.apply_run(at, &mut inner);
-        }
-        r.map(|()| inner.any_started())
+            let ops = program::box_init(self.ty, self.index);
+            let r = self.ctx.exec(at, self.ty, self.index, &ops);
+            inner.applied = program::run_key_after_init(self.ty);
+            if r.is_ok() {
+                inner.gone = false;
+                for k in 0..MAX_SLOTS {
+                    if inner.cfg[k].is_some_and(|c| c.resume) {
+                        b.start_one(at, inner, k);
+                    }
+                }
+                b.apply_run(at, inner);
+            }
+            r.map(|()| inner.any_started())
+        })
     }
 
     /// Whether package `pkg`'s box is gone (unplugged and not yet
@@ -757,7 +759,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
                 // (An event started while the box is gone counts once it
                 // is back: it is started again as if counting.)
                 restart[k] = c.started || c.resume;
-                b.stop_one(at, &mut inner, k);
+                b.stop_one(irq, at, &mut inner, k);
                 if let Some(mut c) = inner.cfg[k] {
                     c.ctr = to;
                     inner.cfg[k] = Some(c);
@@ -796,7 +798,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) else {
             return;
         };
-        b.stop_one(at, &mut inner, k);
+        b.stop_one(irq, at, &mut inner, k);
         if let Some(c) = inner.cfg[k].take() {
             if let Some(h) = c.held {
                 inner.shared.release_choice(&h);
@@ -823,7 +825,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         // The count is always taken, `PERF_EF_UPDATE` or not: nothing that
         // was counted is dropped.
         if let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) {
-            b.stop_one(at, &mut inner, k);
+            b.stop_one(irq, at, &mut inner, k);
         }
         // The timer stops by itself when it finds nothing started.
     }

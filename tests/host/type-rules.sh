@@ -55,6 +55,8 @@ case_fails write_config_of_any_device "no method named \`write_config_u32\` foun
 	"a device found by ID (not bound to the driver) has no configuration writes"
 case_fails bound_device_kept 'cannot return value referencing local variable `g`' \
 	"a device given by a binding does not outlive the RCU read-side section"
+case_fails event_slot_in_process_context "call to unsafe function" \
+	"an event's entry cannot be used without the proof that interrupts are off"
 rm -f "$out/$obj"
 echo "1..$n"
 exit $failed

@@ -12,8 +12,9 @@
 #[path = "../../rust/mod.rs"]
 pub mod sys;
 
-use sys::cpu::without_irqs;
+use sys::cpu::{without_irqs, IrqsOff};
 use sys::pci::{self, Binding, Bound, ConfigRegister, Device};
+use sys::perf::EventSlots;
 use sys::rcu;
 use sys::sync::{new_irq_lock, IrqLock};
 
@@ -33,6 +34,11 @@ unsafe impl ConfigRegister for Control {
 #[cfg(fail = "none")]
 fn case(l: &IrqLock<u32>) -> u32 {
     without_irqs(|_| *l.lock())
+}
+
+#[cfg(fail = "none")]
+fn use_slot(slots: &EventSlots, l: &IrqLock<u32>) -> Option<()> {
+    sys::sync::with_locked(l, |_, irq| slots.with(irq, 0, |_| ()))
 }
 
 #[cfg(fail = "none")]
@@ -78,4 +84,11 @@ fn case() {
 fn case<'a>(b: &'a Binding) -> &'a Device<Bound> {
     let g = rcu::read_lock();
     b.device(&g).unwrap()
+}
+
+/// An event's entry is used with interrupts off only (`del` waits for its
+/// users): process context has no proof to lend, and cannot make one.
+#[cfg(fail = "event_slot_in_process_context")]
+fn case(slots: &EventSlots) -> Option<()> {
+    slots.with(&IrqsOff::new(), 0, |_| ())
 }
