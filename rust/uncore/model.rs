@@ -3,15 +3,19 @@
 //! Allocation of the register model: it is too large for the kernel stack,
 //! so it is built in place, zeroed, in a virtually contiguous allocation.
 
-use crate::hw::model::Model;
+use crate::hw::model::{zero::ZeroValid, Model};
 use crate::sys::Zeroable;
 use kernel::prelude::*;
 
-// SAFETY: `Model` is plain data: integers, booleans, arrays and structs of
-// them, and the `#[repr(u8)]` enums `PlatformId` and `Family`, whose zero
-// discriminants (`SandyBridgeEp`, `None`) `hw::model` asserts at compile
-// time; all-zero bytes are a valid `Model`.
+// SAFETY: All-zero bytes are a valid `Model`: it is `ZeroValid`, which
+// `hw::model::zero` implements for it only with every field's type proven
+// `ZeroValid` (checked at compile time just below).
 unsafe impl Zeroable for Model {}
+
+const _: fn() = || {
+    fn zero_valid<T: ZeroValid>() {}
+    zero_valid::<Model>();
+};
 
 /// A zeroed model, to be [`Model::reset`] to a platform.
 pub(crate) fn alloc_zeroed() -> Result<KVBox<Model>> {
