@@ -19,15 +19,16 @@
 #            their stack trace, ours and the C driver's; and under sim= the
 #            register model's counts for every box type (PCI and MMIO too)
 #   table 2  read latency in the guest, ours and the C driver's, alternating
-#            in one boot (benches/guest/latency.sh), on the nodebug and
-#            debug kernels, where the C driver registers in QEMU
+#            in one boot (benches/guest/latency.sh), on the nodebug, debug
+#            and Debian stock kernels, where the C driver registers in QEMU
 #   table 4  its polling part, from the same guests (every platform on the
 #            nodebug kernel): the poll timer's interval and wakeups per hour
 #            per active box, ours and the C driver's; and the
 #            insmod-to-PMUs-registered time
 #
 # It installs what is missing (scripts/install-deps.sh) and builds (or
-# reuses) the nodebug and debug kernels and the module for them; that
+# reuses) the nodebug and debug kernels and the stock kernel's tree (as
+# make check does) and the module for them; that
 # progress goes to standard error, the tables to standard output. A table
 # that cannot be made is reported and the others are still printed; the
 # exit status is then 1.
@@ -168,17 +169,19 @@ table_1() {
 # The guests of table 2 and of table 4's polling part
 # (benches/guest/latency.sh): every platform on the nodebug kernel, the
 # ones where the C driver registers in QEMU (table 2's) on the debug one
-# too. All vCPUs in one QEMU thread (thread=single): the measured vCPU then
-# never waits for a host core behind the others.
+# and on Debian's stock kernel too. All vCPUs in one QEMU thread
+# (thread=single): the measured vCPU then never waits for a host core
+# behind the others.
 LATENCY_PLATFORMS=(wsmex snbep skl)
+LATENCY_KERNELS=(nodebug debug stock)
 latency_guests() {
 	local v line name cpu smp sim
 	[ ! -f "$tmp/latency.done" ] || return 0
-	for v in nodebug debug; do
+	for v in "${LATENCY_KERNELS[@]}"; do
 		prepare_kernel "$v"
 		for line in "${GUEST_PLATFORMS[@]}"; do
 			IFS='|' read -r name cpu smp sim <<<"$line"
-			if [ "$v" = debug ] && [[ " ${LATENCY_PLATFORMS[*]} " != *" $name "* ]]; then
+			if [ "$v" != nodebug ] && [[ " ${LATENCY_PLATFORMS[*]} " != *" $name "* ]]; then
 				continue
 			fi
 			echo "bench: tables 2 and 4: $name guest, $v kernel" >&2
@@ -191,7 +194,7 @@ latency_guests() {
 }
 
 # Table 2: read latency in the guest, ours and the C driver's, with the
-# ratio, on the nodebug and debug kernels.
+# ratio, on the nodebug, debug and stock kernels.
 table_2() {
 	local v name
 	latency_guests
@@ -203,7 +206,7 @@ table_2() {
 	printf '%-8s %-9s %6s %9s %9s %6s %9s %9s %6s
 ' kernel platform rounds ours-low C-low ratio \
 		ours-med C-med ratio
-	for v in nodebug debug; do
+	for v in "${LATENCY_KERNELS[@]}"; do
 		for name in "${LATENCY_PLATFORMS[@]}"; do
 			awk -v kernel="$v" -v plat="$name" -f "$here/../benches/table2.awk" "$tmp/lat.$v.$name"
 		done
@@ -248,11 +251,10 @@ table_3() {
 # sets KO (ours) and C_KO (the kernel's intel-uncore.ko, the one the guest
 # gets: scripts/mkinitramfs.sh).
 prepare_kernel() {
-	local v=$1 kdir
+	local v=$1
 	"$here/build-kernel.sh" --variant "$v" >&2
-	kdir=$("$here/build-kernel.sh" --variant "$v" --print-dir)/linux-source-6.12
 	KO=$("$here/build-module.sh" "$v" | tail -1)
-	C_KO=$kdir/arch/x86/events/intel/intel-uncore.ko
+	C_KO=$("$here/build-kernel.sh" --variant "$v" --print-boot)/intel-uncore.ko
 	[ -f "$KO" ] || { echo "bench: no rust_uncore.ko for the $v kernel" >&2; return 1; }
 	[ -f "$C_KO" ] || { echo "bench: $C_KO is missing" >&2; return 1; }
 }
@@ -344,7 +346,7 @@ table_4_polling() {
 	echo "Table 4 (load time). insmod until it returns with every PMU registered (ms, median of the"
 	echo "         rounds), and the uncore PMUs registered then, hardware path"
 	printf '%-8s %-9s %6s %9s %5s %9s %5s\n' kernel platform rounds ours-ms pmus C-ms pmus
-	for v in nodebug debug; do
+	for v in "${LATENCY_KERNELS[@]}"; do
 		for line in "${GUEST_PLATFORMS[@]}"; do
 			IFS='|' read -r name _ <<<"$line"
 			[ -f "$tmp/lat.$v.$name" ] || continue
