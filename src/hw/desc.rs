@@ -384,6 +384,15 @@ pub struct BoxType {
     /// Its event catalog (its `events/` aliases after [`Self::aliases`]),
     /// from the platform's catalog file.
     pub catalog: &'static [Alias],
+    /// The events of this part of the platform only, after `catalog` (the
+    /// Nehalem-EX and Westmere-EX S-box events with C-box unit masks).
+    pub part_catalog: &'static [Alias],
+    /// The events whose terms set 64-bit match/mask fields (NHM-EX/WSM-EX
+    /// S- and R-box), after those.
+    pub wide_catalog: &'static [Alias],
+    /// Each instance's own events, by box index, last (the R-box halves'
+    /// QPI links).
+    pub instance_catalogs: &'static [&'static [Alias]],
     /// Number of instances (upper bound; some platforms cap it).
     pub num_boxes: u8,
     /// Name the PMU `uncore_<name>_<i>` even when there is one box.

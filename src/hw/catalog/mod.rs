@@ -60,30 +60,19 @@ pub fn aliases(platform: PlatformId, kind: BoxKind) -> &'static [Alias] {
 }
 
 /// Every alias of box `index` of box type `kind` of `platform`, in
-/// up to four tables: the box type's catalog, the events of one part only
-/// (the NHM-EX and WSM-EX S-box events with C-box unit masks, four bits and
-/// five), the events that need 64-bit match/mask terms (NHM-EX/WSM-EX S- and
-/// R-box), and the aliases of this instance only (the R-box halves' QPI
-/// links).
+/// up to four tables, as the box type lists them: its catalog, the events
+/// of its part only, the events that need 64-bit match/mask terms, and the
+/// aliases of this instance only.
 pub fn parts(platform: PlatformId, kind: BoxKind, index: usize) -> [&'static [Alias]; 4] {
-    use PlatformId::*;
-    let nhm = matches!(platform, NehalemEx | WestmereEx);
-    let part: &'static [Alias] = match (platform, kind) {
-        (NehalemEx, BoxKind::Sbox) => nhmex::NHMEX_SBOX_CBOX,
-        (WestmereEx, BoxKind::Sbox) => nhmex::WSMEX_SBOX_CBOX,
-        _ => &[],
-    };
-    let wide: &'static [Alias] = match (nhm, kind) {
-        (true, BoxKind::Sbox) => nhmex::SBOX_PROG_EV,
-        (true, BoxKind::Rbox) => nhmex::RBOX_XBAR,
-        _ => &[],
-    };
-    let own: &'static [Alias] = match (nhm, kind, index) {
-        (true, BoxKind::Rbox, 0) => nhmex::RBOX_L_LINKS,
-        (true, BoxKind::Rbox, 1) => nhmex::RBOX_R_LINKS,
-        _ => &[],
-    };
-    [aliases(platform, kind), part, wide, own]
+    match super::platforms::by_id(platform).type_of(kind) {
+        Some((_, t)) => [
+            t.catalog,
+            t.part_catalog,
+            t.wide_catalog,
+            t.instance_catalogs.get(index).copied().unwrap_or(&[]),
+        ],
+        None => [&[]; 4],
+    }
 }
 
 /// The `events/` aliases of box `index` of type `t` of `platform`: its

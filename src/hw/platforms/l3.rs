@@ -83,6 +83,9 @@ const fn group(
     BoxType {
         kind,
         catalog,
+        part_catalog: &[],
+        wide_catalog: &[],
+        instance_catalogs: &[],
         num_boxes: 1,
         always_indexed: false,
         num_counters: n,

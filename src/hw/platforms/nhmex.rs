@@ -148,6 +148,9 @@ const BBOX_CONSTRAINTS: &[Constraint] = &[
 
 const CBOX: BoxType = BoxType {
     catalog: catalog::nhmex::CBOX,
+    part_catalog: &[],
+    wide_catalog: &[],
+    instance_catalogs: &[],
     kind: BoxKind::Cbox,
     num_boxes: 10,
     always_indexed: false,
@@ -180,8 +183,14 @@ const CBOX: BoxType = BoxType {
     },
 };
 
-/// The box types common to both parts; the M-box differs (see [`NHMEX_TYPES`]).
-const fn types(num_cboxes: u8, mbox_type: BoxType, read_erratum: bool) -> [BoxType; 7] {
+/// The box types common to both parts; the M-box and the S-box events of
+/// one part differ (see [`NHMEX_TYPES`]).
+const fn types(
+    num_cboxes: u8,
+    mbox_type: BoxType,
+    sbox_part: &'static [Alias],
+    read_erratum: bool,
+) -> [BoxType; 7] {
     [
         // U-box (Tables 2-5..2-7): one counter; its enable is bit 0 of the
         // U-box global control.
@@ -247,6 +256,8 @@ const fn types(num_cboxes: u8, mbox_type: BoxType, read_erratum: bool) -> [BoxTy
         // S-boxes (Tables 2-25..2-35): up to 64 per cycle (§2.5.2).
         BoxType {
             catalog: catalog::nhmex::SBOX,
+            part_catalog: sbox_part,
+            wide_catalog: catalog::nhmex::SBOX_PROG_EV,
             kind: BoxKind::Sbox,
             num_boxes: 2,
             num_counters: 4,
@@ -276,6 +287,8 @@ const fn types(num_cboxes: u8, mbox_type: BoxType, read_erratum: bool) -> [BoxTy
         // two PMUs, `rbox_0` (ports 0-3) and `rbox_1` (ports 4-7).
         BoxType {
             catalog: catalog::nhmex::RBOX,
+            wide_catalog: catalog::nhmex::RBOX_XBAR,
+            instance_catalogs: &[catalog::nhmex::RBOX_L_LINKS, catalog::nhmex::RBOX_R_LINKS],
             kind: BoxKind::Rbox,
             num_boxes: 2,
             num_counters: 8,
@@ -394,10 +407,12 @@ const fn mbox_type(wsmex: bool) -> BoxType {
 
 /// The Nehalem-EX box types (eight C-boxes; the W-box read erratum is the
 /// Xeon E7 family's, Westmere-EX).
-pub const NHMEX_TYPES: [BoxType; 7] = types(8, mbox_type(false), false);
+pub const NHMEX_TYPES: [BoxType; 7] =
+    types(8, mbox_type(false), catalog::nhmex::NHMEX_SBOX_CBOX, false);
 
 /// The Westmere-EX box types (ten C-boxes).
-pub const WSMEX_TYPES: [BoxType; 7] = types(10, mbox_type(true), true);
+pub const WSMEX_TYPES: [BoxType; 7] =
+    types(10, mbox_type(true), catalog::nhmex::WSMEX_SBOX_CBOX, true);
 
 /// Westmere-EX `S_MSR_PMON_SUMMARY` (325294 Table 2-26): `ov_c_l` (bit 0)
 /// is C-boxes 0/1 on S-box 0 and 5/6 on S-box 1, `ov_c_m` (bit 2) 2/3 and

@@ -83,6 +83,9 @@ const IMC_ALIASES: &[Alias] = &[
 pub const TYPES: [BoxType; 3] = [
     BoxType {
         catalog: catalog::skl::CBOX,
+        part_catalog: &[],
+        wide_catalog: &[],
+        instance_catalogs: &[],
         kind: BoxKind::Cbox,
         num_boxes: MAX_CBOS,
         always_indexed: true,
@@ -122,6 +125,9 @@ pub const TYPES: [BoxType; 3] = [
     // ARB: UNC_ARB_TRK_OCCUPANCY (0x80) counts only in counter 0 (Table 3-2).
     BoxType {
         catalog: catalog::skl::ARB,
+        part_catalog: &[],
+        wide_catalog: &[],
+        instance_catalogs: &[],
         kind: BoxKind::Arb,
         num_boxes: 1,
         always_indexed: false,
@@ -158,6 +164,9 @@ pub const TYPES: [BoxType; 3] = [
     // 2 x 2933 MT/s x 8 bytes = 46.9 GB/s, 734 M lines/s.
     BoxType {
         catalog: catalog::skl::IMC,
+        part_catalog: &[],
+        wide_catalog: &[],
+        instance_catalogs: &[],
         kind: BoxKind::Imc,
         num_boxes: 1,
         always_indexed: false,

@@ -211,6 +211,9 @@ pub(crate) const fn generic(kind: BoxKind) -> BoxType {
     BoxType {
         kind,
         catalog: &[],
+        part_catalog: &[],
+        wide_catalog: &[],
+        instance_catalogs: &[],
         num_boxes: 1,
         always_indexed: false,
         num_counters: 4,
