@@ -38,6 +38,19 @@
 //!   `ARB_SEL`; the unit-mask Tables 2-55 and 2-59 put Home above Snoop in
 //!   both (`NEW_PC` bit 5, `ARB_SEL` bits 14 (VN0) and 15 (VN1)). The catalog
 //!   follows the unit-mask tables, which agree with each other.
+//! - C-box `SNP_HITS` (0x28): the unit-mask patterns of `REMOTE_RFO_HITE`
+//!   (`bxx1xxxx`), `REMOTE_RFO_HITS` (`bx1xxxx`) and `REMOTE_RFO_HITF`
+//!   (`b1xxxxxx`) are one or two digits short of the 8-bit `umask` and, read
+//!   as written, put HITE and HITS on `REMOTE_RFO_HITM`'s bit 4. The rows
+//!   run through the bits in order (RD HITM/E/S/F bits 0-3, RFO HITM bit
+//!   4): the catalog takes RFO HITE, HITS and HITF as bits 5, 6 and 7
+//!   (0x20, 0x40, 0x80).
+//! - R-box `VN0.NCB` in the QLX unit-mask tables (Table 2-58
+//!   `GLOBAL_ARB_BID_FAIL`, and `TARGET_AVAILABLE`): `b1001`, which is also
+//!   `VN1.SNP`'s value, where the VN0 rows run HOM 0000, SNP 0001, NDR 0010,
+//!   NCS 0011, DRS 0100 and the VN1 rows repeat them from 1000 with NCB at
+//!   1101. The catalog takes VN0.NCB as `b0101` (`qlx_cfg` 0x5x), the value
+//!   VN1.NCB's less the VN1 bit.
 //! - M-box `DRAM_CMD.PREALL.ADAPTIVE` and `.RAS.ADAPTIVE` give scheduling mode
 //!   0x2, the `WRPRIO` value; the catalog uses 0x3 (adaptive, Table 2-74), as
 //!   the other `*.ADAPTIVE` unit masks do. The all-commands mask is spelled

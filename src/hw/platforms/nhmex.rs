@@ -441,9 +441,10 @@ const SIDE_BITS: &[SummaryBit] = &[
     SummaryBit::new(1, 19, &[(BoxKind::Rbox, 1)]),
 ];
 
-/// Nehalem-EX `S_MSR_PMON_SUMMARY` (the Nehalem-EX uncore guide's Table
-/// 2-26): `ov_c_r` (bit 0) is C-boxes 2/3 on S-box 0 and 6/7 on S-box 1,
-/// `ov_c_l` (bit 2) 0/1 and 4/5; there is no bit 20 (eight C-boxes).
+/// Nehalem-EX `S_MSR_PMON_SUMMARY` (the Xeon 7500 uncore guide,
+/// 323535-001, Table 2-26; not among the manuals the project keeps):
+/// `ov_c_r` (bit 0) is C-boxes 2/3 on S-box 0 and 6/7 on S-box 1, `ov_c_l`
+/// (bit 2) 0/1 and 4/5; there is no bit 20 (eight C-boxes).
 const NHMEX_SUMMARY: &[SummaryBit] = &concat::<_, 10>(&[NHMEX_CBOX_BITS, SIDE_BITS], SIDE_BITS[0]);
 
 /// Nehalem-EX's C-box bits of [`NHMEX_SUMMARY`].

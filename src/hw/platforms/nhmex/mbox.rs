@@ -64,6 +64,11 @@ pub const fn zdp_layout(wsmex: bool) -> (u64, [Field; 4]) {
         )
     } else {
         // Nehalem-EX: shared bits 10:0 and 23, event fields from bit 11.
+        // Sources: the Xeon 7500 uncore guide (323535-001) Table 2-89, the
+        // FVC_EV0 unit masks, puts event field 0 at 13:11, bcmd at 10:8
+        // and resp at 7:5; the shared mask (10:0 and bit 23) and the
+        // fields' stride of 3 are the Linux driver's register facts
+        // (`NHMEX_M_PMON_ZDP_CTL_FVC_MASK`, `..._EVENT_MASK(n)`).
         (
             ((1 << 11) - 1) | (1 << 23),
             [
