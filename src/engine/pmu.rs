@@ -160,9 +160,19 @@ impl<R: Backend> BoxState<R> {
     /// observation, if any.
     #[inline(always)]
     fn observe(&self, at: At<'_>, k: usize, owner: usize) -> Option<u64> {
-        self.live
-            .get(k)?
-            .observe(owner, |c| self.width(c), |c| self.read(at, c))
+        // `live::Slot::observe`'s steps, without a closure: the read path
+        // stays one function.
+        let s = self.live.get(k)?;
+        for _ in 0..live::OBSERVE_TRIES {
+            let seen = s.begin(owner)?;
+            let r = self.regs.get(seen.ctr);
+            let c = Ctr::from_code(seen.ctr);
+            let now = self.ctx.read_counter(at, self.ty, self.index, c, r).ok()?;
+            if let Some(d) = s.advance(seen, now, r.width) {
+                return Some(d);
+            }
+        }
+        None
     }
 
     /// Accounts slot `k`'s progress to the event its entry holds (timer

@@ -175,7 +175,8 @@ impl Slot {
     /// Observes the slot for `owner` from any context: `width` gives the
     /// width of a counter, `read` reads it. Returns the increase since the
     /// last observation, or `None` (not `owner`'s, not counting, or the
-    /// read failed).
+    /// read failed). [`Self::begin`] and [`Self::advance`] are its steps,
+    /// for a caller that reads without a closure.
     #[inline(always)]
     pub fn observe(
         &self,
@@ -184,28 +185,60 @@ impl Slot {
         mut read: impl FnMut(u8) -> Option<u64>,
     ) -> Option<u64> {
         for _ in 0..TRIES {
-            let w = self.prev.0.load(Ordering::Acquire);
-            if w & ARMED == 0 || self.owner() != owner {
-                return None;
-            }
-            // The counter of this generation: a reconfiguration after the
-            // load changes the generation and fails the exchange below.
-            let c = self.ctr();
-            let bits = width(c).min(MAX_WIDTH);
-            let now = read(c)? & low_mask(bits);
-            let new = (w & !VALUE_MASK) | now;
-            if self
-                .prev
-                .0
-                .compare_exchange(w, new, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok()
-            {
-                return Some(delta(w & VALUE_MASK, now, bits));
+            let seen = self.begin(owner)?;
+            let now = read(seen.ctr)?;
+            if let Some(d) = self.advance(seen, now, width(seen.ctr)) {
+                return Some(d);
             }
         }
         None
     }
+
+    /// The first step of an observation for `owner`: the word as it is and
+    /// the counter to read, or `None` (not `owner`'s or not counting).
+    #[inline(always)]
+    pub fn begin(&self, owner: usize) -> Option<Seen> {
+        let w = self.prev.0.load(Ordering::Acquire);
+        if w & ARMED == 0 || self.owner() != owner {
+            return None;
+        }
+        // The counter of this generation: a reconfiguration after the load
+        // changes the generation and fails the exchange in `advance`.
+        Some(Seen {
+            word: w,
+            ctr: self.ctr(),
+        })
+    }
+
+    /// The second step: moves the last value from what `seen` saw to `now`
+    /// (a read of `seen.ctr`, `width` bits wide) and returns the increase,
+    /// or `None` when another observer or a reconfiguration came between
+    /// (the caller begins again, at most [`TRIES`] times: the next
+    /// observation accounts what this one did not).
+    #[inline(always)]
+    pub fn advance(&self, seen: Seen, now: u64, width: u32) -> Option<u64> {
+        let w = seen.word;
+        let bits = width.min(MAX_WIDTH);
+        let now = now & low_mask(bits);
+        let new = (w & !VALUE_MASK) | now;
+        self.prev
+            .0
+            .compare_exchange(w, new, Ordering::AcqRel, Ordering::Acquire)
+            .ok()
+            .map(|_| delta(w & VALUE_MASK, now, bits))
+    }
 }
+
+/// What [`Slot::begin`] saw: the word to exchange and the counter to read.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    word: u64,
+    /// The counter (a `program::Ctr` code).
+    pub ctr: u8,
+}
+
+/// Attempts of one observation ([`Slot::begin`] and [`Slot::advance`]).
+pub const OBSERVE_TRIES: usize = TRIES;
 
 #[cfg(test)]
 mod tests;

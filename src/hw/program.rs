@@ -179,11 +179,19 @@ impl CounterReg {
     pub fn value(&self, t: &BoxType, c: Ctr, raw: u64) -> u64 {
         let v = raw & super::bits::low_mask(self.width);
         if self.corrected {
-            read_value(t, c, v)
+            corrected_value(t, c, v)
         } else {
             v
         }
     }
+}
+
+/// [`read_value`], out of the read path's way: only parts with a read
+/// erratum take it.
+#[cold]
+#[inline(never)]
+fn corrected_value(t: &BoxType, c: Ctr, v: u64) -> u64 {
+    read_value(t, c, v)
 }
 
 /// What `counter_reg` gives for a combination the encoder never produces.
@@ -209,8 +217,22 @@ impl CounterRegs {
     const FREE: usize = 7;
     const LEN: usize = Self::GENERAL + 1 + Self::FREE;
 
+    /// The table's entry of each [`Ctr::code`] (`LEN`: none), so that the
+    /// read path finds a counter with one load.
+    const INDEX: [u8; 256] = {
+        let mut t = [Self::LEN as u8; 256];
+        let mut code = 0;
+        while code < 256 {
+            if let Some(k) = Self::slot(Ctr::from_code(code as u8)) {
+                t[code] = k as u8;
+            }
+            code += 1;
+        }
+        t
+    };
+
     /// Where counter `c` sits in the table, if it has a place.
-    fn slot(c: Ctr) -> Option<usize> {
+    const fn slot(c: Ctr) -> Option<usize> {
         match c {
             Ctr::General(j) if (j as usize) < Self::GENERAL => Some(j as usize),
             Ctr::Fixed => Some(Self::GENERAL),
@@ -242,8 +264,8 @@ impl CounterRegs {
     /// the box type has.
     #[inline]
     pub fn get(&self, code: u8) -> &CounterReg {
-        Self::slot(Ctr::from_code(code))
-            .and_then(|k| self.regs.get(k))
+        self.regs
+            .get(usize::from(Self::INDEX[usize::from(code)]))
             .unwrap_or(&UNUSED_REG)
     }
 }

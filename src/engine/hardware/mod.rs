@@ -123,6 +123,7 @@ impl Hardware {
     }
 
     /// [`Backend::read_counter`] of a configuration-space or MMIO counter.
+    #[cold]
     #[inline(never)]
     fn read_device(&self, ctx: &Ctx<Self>, at: At<'_>, k: &Counter<'_>) -> Result<u64> {
         let (pkg, t, i) = (at.package(), k.t, k.i);
