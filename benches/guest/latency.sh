@@ -132,9 +132,11 @@ poll_run() {
 		;;
 	esac
 	# The poll timers: the C driver's uncore_pmu_hrtimer, this module's
-	# Timer<BoxState>::run (a Rust symbol).
+	# ru_hrtimer_function (the one C function of its timers, which calls
+	# the Rust handler; the simulation's clock, the module's other timer,
+	# is off).
 	awk -v d="$1" -v p="$2" -v hold="$HOLD_MS" '
-	/function=(uncore_pmu_hrtimer|[^ ]*BoxState[^ ]*3run)/ {
+	/function=(uncore_pmu_hrtimer|ru_hrtimer_function)[ +]/ {
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) ts = substr($i, 1, length($i) - 1)
 		if ($0 ~ /hrtimer_expire_entry:/) { fired++; next }
 		for (i = 1; i <= NF; i++) if ($i ~ /^expires=/) e = substr($i, 9)
