@@ -419,11 +419,14 @@ impl<R: Backend> Core<R> {
                             let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
                         }
                     }
-                    None => pr_info!(
+                    // A box without a PMU (its functions were all absent at
+                    // load); other functions (QPI match/mask) need nothing.
+                    None if matches!(role, Some(Role::Box { .. })) => pr_info!(
                         "{:?} of package {} appeared after load; reload the module to use it\n",
                         role,
                         pkg
                     ),
+                    None => {}
                 },
                 Step::Retire => {
                     if let Some(o) = self.pmu_of_role(role) {
