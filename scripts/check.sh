@@ -79,6 +79,13 @@ step() {
 }
 pass() { passed=$((passed + $1)); }
 fail() { failed=$((failed + 1)); failures+=("$1"); }
+# tally LABEL OUTPUT: a TAP output's "ok" lines pass, each "not ok" line is
+# a failure named after LABEL, and no "ok" line at all is one too.
+tally() {
+	pass "$(printf '%s\n' "$2" | grep -c '^ok ')"
+	while IFS= read -r l; do fail "$1: $l"; done < <(printf '%s\n' "$2" | grep '^not ok')
+	[ -n "$(printf '%s\n' "$2" | grep '^ok ')" ] || fail "$1: no result"
+}
 
 # Step logs, shown when a step fails.
 logs=$(mktemp -d)
@@ -241,8 +248,7 @@ for v in "${variants[@]}"; do
 	note "module aliases and contents ($v kernel)"
 	out=$(tests/host/modinfo.sh "${kos[$v]}")
 	printf '%s\n' "$out" | sed 's/^/   /'
-	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
-	while IFS= read -r l; do fail "modinfo ($v): $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
+	tally "modinfo ($v)" "$out"
 done
 
 # The abstraction layer's type rules: uses its types must refuse fail to
@@ -251,9 +257,7 @@ if [ -n "${module_ok[debug]:-}" ]; then
 	note "type rules of the abstraction layer (debug kernel)"
 	out=$(tests/host/type-rules.sh debug 2>&1)
 	printf '%s\n' "$out" | sed 's/^/   /'
-	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
-	while IFS= read -r l; do fail "type rules: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
-	[ -n "$(printf '%s\n' "$out" | grep '^ok ')" ] || fail "type rules: no result"
+	tally "type rules" "$out"
 fi
 
 # The README's commands for the stock kernel, in its Debian root: the
@@ -263,9 +267,7 @@ if [ -n "${kernel_ok[stock]:-}" ]; then
 	step "stock README"
 	out=$(tests/host/stock-readme.sh 2>&1)
 	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | sed 's/^/   /'
-	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
-	while IFS= read -r l; do fail "stock README: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
-	[ -n "$(printf '%s\n' "$out" | grep '^ok ')" ] || fail "stock README: no result"
+	tally "stock README" "$out"
 fi
 # The Debian package: make deb, then its install with apt-get, DKMS's
 # build for the stock kernel and its removal, in a copy of that root; the
@@ -276,9 +278,7 @@ if [ -n "${kernel_ok[stock]:-}" ]; then
 	step "deb"
 	out=$(tests/host/deb.sh 2>&1)
 	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | sed 's/^/   /'
-	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
-	while IFS= read -r l; do fail "deb: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
-	[ -n "$(printf '%s\n' "$out" | grep '^ok ')" ] || fail "deb: no result"
+	tally "deb" "$out"
 fi
 
 if [ "$guest" = 1 ]; then
