@@ -286,8 +286,10 @@ impl Drop for DeviceRef {
 /// use crate::sys::{pci::Binding, rcu};
 ///
 /// fn write(b: &Binding) -> Result {
-///     let g = rcu::read_lock();
-///     b.device(&g).ok_or(ENODEV)?.write_config_u32(MY_CONTROL, 1)
+///     without_irqs(|irq| {
+///         let g = rcu::read_lock(irq);
+///         b.device(&g).ok_or(ENODEV)?.write_config_u32(MY_CONTROL, 1)
+///     })
 /// }
 /// ```
 #[derive(Clone)]
@@ -308,7 +310,7 @@ struct BindingState {
 impl Binding {
     /// The device, bound, for the read-side section `g`; `None` once it was
     /// removed from the driver.
-    pub fn device<'a>(&'a self, _g: &'a Guard) -> Option<&'a Device<Bound>> {
+    pub fn device<'a>(&'a self, _g: &'a Guard<'_>) -> Option<&'a Device<Bound>> {
         if !self.0.bound.load(Ordering::Acquire) {
             return None;
         }
@@ -497,7 +499,9 @@ impl<T: Driver> Adapter<T> {
 /// and none given before is used after this returns. Process context.
 fn end(binding: &Binding) {
     binding.0.bound.store(false, Ordering::Release);
-    super::rcu::synchronize();
+    // SAFETY: No arguments. The PCI core calls `probe` and `remove` in process context, with
+    // interrupts on: no read-side section of this module (they need interrupts off) is open.
+    unsafe { bindings::synchronize_rcu() };
 }
 
 /// A registered PCI driver. Dropping it unregisters the driver, which

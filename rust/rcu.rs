@@ -7,24 +7,38 @@
 //! C header: [`include/linux/rcupdate.h`](srctree/include/linux/rcupdate.h)
 
 use super::bindings;
+use super::cpu::{in_nmi, IrqsOff};
 use core::marker::PhantomData;
 use core::ptr::null_mut;
 use core::sync::atomic::{AtomicPtr, Ordering};
 use kernel::prelude::*;
 
 /// An RCU read-side critical section (`rcu_read_lock`), ended on drop.
-/// Allowed in any context, NMI included; it must not sleep.
-pub struct Guard(PhantomData<*mut ()>);
+/// Entered with interrupts off only ([`read_lock`]), in any context, NMI
+/// included: it lives no longer than the proof, so nothing inside it can
+/// wait for a grace period ([`synchronize`] refuses with interrupts off).
+pub struct Guard<'a>(PhantomData<(*mut (), &'a IrqsOff)>);
 
-/// Enters an RCU read-side critical section.
-pub fn read_lock() -> Guard {
+/// Enters an RCU read-side critical section, with interrupts off (`_irq`).
+///
+/// # Examples
+///
+/// ```ignore
+/// use crate::sys::{cpu::without_irqs, rcu};
+///
+/// let present = without_irqs(|irq| {
+///     let g = rcu::read_lock(irq);
+///     slot.get(&g).is_some()
+/// });
+/// ```
+pub fn read_lock(_irq: &IrqsOff) -> Guard<'_> {
     // SAFETY: `rcu_read_lock` may be called in any context; `Guard::drop` ends the section on
     // the same CPU and task (the guard is neither `Send` nor `Sync`).
     unsafe { bindings::ru_rcu_read_lock() };
     Guard(PhantomData)
 }
 
-impl Drop for Guard {
+impl Drop for Guard<'_> {
     fn drop(&mut self) {
         // SAFETY: Ends the section `read_lock` entered.
         unsafe { bindings::ru_rcu_read_unlock() };
@@ -32,10 +46,17 @@ impl Drop for Guard {
 }
 
 /// Waits until every RCU read-side critical section that may have seen an
-/// old value has ended. Process context only: it sleeps.
-pub fn synchronize() {
-    // SAFETY: No arguments; the callers are in process context.
+/// old value has ended. It sleeps: with interrupts off or in NMI context
+/// (a [`Guard`] of this module among them) `EINVAL`, nothing waited for.
+pub fn synchronize() -> Result {
+    // SAFETY: Reads this CPU's interrupt state; no arguments.
+    if in_nmi() || unsafe { bindings::ru_irqs_disabled() } {
+        return Err(EINVAL);
+    }
+    // SAFETY: No arguments; interrupts are on and this is not an NMI, so this is not inside a
+    // read-side section of this module (those need interrupts off).
     unsafe { bindings::synchronize_rcu() };
+    Ok(())
 }
 
 /// An optional `T`, read under [`Guard`] from any context and replaced by
@@ -69,7 +90,7 @@ impl<T> RcuBox<T> {
     }
 
     /// The value, for as long as the read-side section lasts.
-    pub fn get<'a>(&'a self, _guard: &'a Guard) -> Option<&'a T> {
+    pub fn get<'a>(&'a self, _guard: &'a Guard<'_>) -> Option<&'a T> {
         let p = self.ptr.load(Ordering::Acquire);
         // SAFETY: A non-NULL pointer is a live `KBox` of the slot (type invariant). `replace`
         // frees a value only after a grace period that starts after the value is unpublished,
@@ -78,18 +99,24 @@ impl<T> RcuBox<T> {
     }
 
     /// Publishes `value` in place of the old one, waits for the readers of
-    /// the old one, and returns it. Process context only (it sleeps when
-    /// there was an old value).
-    pub fn replace(&self, value: Option<KBox<T>>) -> Option<KBox<T>> {
+    /// the old one, and returns it. It sleeps: with interrupts off or in NMI
+    /// context `EINVAL`, the slot unchanged (`value` dropped).
+    pub fn replace(&self, value: Option<KBox<T>>) -> Result<Option<KBox<T>>> {
+        // SAFETY: Reads this CPU's interrupt state; no arguments.
+        if in_nmi() || unsafe { bindings::ru_irqs_disabled() } {
+            return Err(EINVAL);
+        }
         let new = value.map_or(null_mut(), KBox::into_raw);
         let old = self.ptr.swap(new, Ordering::AcqRel);
         if old.is_null() {
-            return None;
+            return Ok(None);
         }
-        synchronize();
+        // SAFETY: No arguments; interrupts are on (checked above), so no read-side section of
+        // this module is open on this CPU.
+        unsafe { bindings::synchronize_rcu() };
         // SAFETY: `old` came from `KBox::into_raw` (type invariant), is no longer published,
         // and the grace period has ended every section that could have read it.
-        Some(unsafe { KBox::from_raw(old) })
+        Ok(Some(unsafe { KBox::from_raw(old) }))
     }
 }
 

@@ -77,7 +77,7 @@ pub type IrqGuard<'a, T> = kernel::sync::lock::Guard<'a, T, IrqLockBackend>;
 ///     *count
 /// });
 /// ```
-pub fn with_locked<T, R>(lock: &IrqLock<T>, f: impl FnOnce(&mut T, &IrqsOff) -> R) -> R {
+pub fn with_locked<T: Unpin, R>(lock: &IrqLock<T>, f: impl FnOnce(&mut T, &IrqsOff) -> R) -> R {
     let mut g = lock.lock();
     // SAFETY: The lock is held, so interrupts are off on this CPU, until `g` drops after `f`
     // returns; the proof is lent to `f` for the call only.

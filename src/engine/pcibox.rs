@@ -56,13 +56,13 @@ impl PciEntry {
 
     /// The bound device, while it is bound.
     #[cfg(not(feature = "sim"))]
-    pub(crate) fn device<'a>(&'a self, g: &'a Guard) -> Option<&'a Device<Bound>> {
+    pub(crate) fn device<'a>(&'a self, g: &'a Guard<'_>) -> Option<&'a Device<Bound>> {
         self.dev.get(g)?.device(g)
     }
 
     /// The MMIO window.
     #[cfg(not(feature = "sim"))]
-    pub(crate) fn mmio<'a>(&'a self, g: &'a Guard) -> Option<&'a Mmio> {
+    pub(crate) fn mmio<'a>(&'a self, g: &'a Guard<'_>) -> Option<&'a Mmio> {
         self.mmio.get(g)
     }
 }
@@ -165,11 +165,11 @@ impl Registry {
         // Nothing is published in an absent entry: no reader waits.
         drop(
             e.dev
-                .replace(dev.map(|d| KBox::new(d, GFP_KERNEL)).transpose()?),
+                .replace(dev.map(|d| KBox::new(d, GFP_KERNEL)).transpose()?)?,
         );
         drop(
             e.mmio
-                .replace(mmio.map(|m| KBox::new(m, GFP_KERNEL)).transpose()?),
+                .replace(mmio.map(|m| KBox::new(m, GFP_KERNEL)).transpose()?)?,
         );
         e.present.store(true, Ordering::Release);
         Ok(())
@@ -184,8 +184,8 @@ impl Registry {
             return Err(ENODEV);
         }
         // Each replace waits for a grace period when it held a value.
-        drop(e.mmio.replace(None));
-        drop(e.dev.replace(None));
+        drop(e.mmio.replace(None)?);
+        drop(e.dev.replace(None)?);
         Ok(())
     }
 

@@ -57,6 +57,8 @@ case_fails bound_device_kept 'cannot return value referencing local variable `g`
 	"a device given by a binding does not outlive the RCU read-side section"
 case_fails event_slot_in_process_context "call to unsafe function" \
 	"an event's entry cannot be used without the proof that interrupts are off"
+case_fails rcu_section_in_process_context "this function takes 1 argument but 0 arguments were supplied" \
+	"an RCU read-side section cannot be entered without the proof that interrupts are off"
 rm -f "$out/$obj"
 echo "1..$n"
 exit $failed

@@ -44,10 +44,12 @@ fn use_slot(slots: &EventSlots, l: &IrqLock<u32>) -> Option<()> {
 #[cfg(fail = "none")]
 fn write_bound(dev: &Device<Bound>, b: &Binding) -> kernel::error::Result {
     dev.write_config_u32(Control, 0)?;
-    let g = rcu::read_lock();
-    b.device(&g)
-        .ok_or(kernel::error::code::ENODEV)?
-        .write_config_u32(Control, 0)
+    without_irqs(|irq| {
+        let g = rcu::read_lock(irq);
+        b.device(&g)
+            .ok_or(kernel::error::code::ENODEV)?
+            .write_config_u32(Control, 0)
+    })
 }
 
 /// A guard taken outside and dropped inside would turn interrupts on while
@@ -81,8 +83,8 @@ fn case() {
 /// A device bound in `probe` is bound for the call only: a reference kept
 /// past it would outlive the binding.
 #[cfg(fail = "bound_device_kept")]
-fn case<'a>(b: &'a Binding) -> &'a Device<Bound> {
-    let g = rcu::read_lock();
+fn case<'a>(b: &'a Binding, irq: &'a IrqsOff) -> &'a Device<Bound> {
+    let g = rcu::read_lock(irq);
     b.device(&g).unwrap()
 }
 
@@ -91,4 +93,12 @@ fn case<'a>(b: &'a Binding) -> &'a Device<Bound> {
 #[cfg(fail = "event_slot_in_process_context")]
 fn case(slots: &EventSlots) -> Option<()> {
     slots.with(&IrqsOff::new(), 0, |_| ())
+}
+
+/// An RCU read-side section needs the proof that interrupts are off (so
+/// that nothing in it can wait for a grace period): process context has
+/// none to lend.
+#[cfg(fail = "rcu_section_in_process_context")]
+fn case() {
+    let _g = rcu::read_lock();
 }

@@ -83,8 +83,10 @@ impl Backend for Hardware {
         if !e.is_present() {
             return Err(ENODEV);
         }
-        let g = rcu::read_lock();
-        e.device(&g).ok_or(ENODEV)?.write_config_u32(off, v)
+        cpu::without_irqs(|irq| {
+            let g = rcu::read_lock(irq);
+            e.device(&g).ok_or(ENODEV)?.write_config_u32(off, v)
+        })
     }
 
     #[inline(always)]
@@ -118,8 +120,10 @@ impl Hardware {
         if !e.is_present() {
             return Err(ENODEV);
         }
-        let g = rcu::read_lock();
-        e.device(&g).ok_or(ENODEV)?.read_config_u32(off)
+        cpu::without_irqs(|irq| {
+            let g = rcu::read_lock(irq);
+            e.device(&g).ok_or(ENODEV)?.read_config_u32(off)
+        })
     }
 
     /// [`Backend::read_counter`] of a configuration-space or MMIO counter.
@@ -142,11 +146,13 @@ impl Hardware {
             }
             Addr::Mmio(off) => {
                 let e = ctx.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
-                let g = rcu::read_lock();
-                if !e.is_present() {
-                    return Err(ENODEV);
-                }
-                Ok(u64::from(e.mmio(&g).ok_or(ENODEV)?.read32(off)?))
+                cpu::without_irqs(|irq| {
+                    let g = rcu::read_lock(irq);
+                    if !e.is_present() {
+                        return Err(ENODEV);
+                    }
+                    Ok(u64::from(e.mmio(&g).ok_or(ENODEV)?.read32(off)?))
+                })
             }
             Addr::Msr(_) | Addr::Helper(_) => Err(EINVAL),
         }

@@ -295,7 +295,7 @@ impl Backend for Sim {
     }
 
     fn test_nmi(&self, nmi: &InNmi) -> bool {
-        let g = rcu::read_lock();
+        let g = rcu::read_lock(nmi);
         self.selftest.get(&g).is_some_and(|t| t.nmi(nmi))
     }
 

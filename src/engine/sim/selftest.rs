@@ -160,7 +160,7 @@ impl SimDebug {
             },
             GFP_KERNEL,
         )?;
-        drop(sim.selftest.replace(Some(test)));
+        drop(sim.selftest.replace(Some(test))?);
         let mut out = Outcome::default();
         let t = pmu.ops().box_type();
         let index = pmu.ops().index() as u8;
@@ -175,8 +175,8 @@ impl SimDebug {
                 let got = AtomicI64::new(0);
                 let then = AtomicI64::new(-1);
                 let came = AtomicBool::new(false);
-                cpu::run_on(cpu, &|_| {
-                    let g = rcu::read_lock();
+                cpu::run_on(cpu, &|irq| {
+                    let g = rcu::read_lock(irq);
                     let Some(test) = sim.selftest.get(&g) else {
                         return;
                     };
@@ -227,7 +227,7 @@ impl SimDebug {
             Ok(())
         })();
         // Waits for the NMI handler, then releases the counter.
-        if let Some(t) = sim.selftest.replace(None) {
+        if let Ok(Some(t)) = sim.selftest.replace(None) {
             out.refused = t.refused.load(Ordering::Relaxed);
             out.accepted = t.accepted.load(Ordering::Relaxed);
         }
