@@ -115,17 +115,6 @@ impl Backend for Hardware {
 }
 
 impl Hardware {
-    /// Reads dword `off` of PCI function `e`'s configuration space.
-    fn cfg_read(&self, e: &PciEntry, off: u32) -> Result<u32> {
-        if !e.is_present() {
-            return Err(ENODEV);
-        }
-        cpu::without_irqs(|irq| {
-            let g = rcu::read_lock(irq);
-            e.device(&g).ok_or(ENODEV)?.read_config_u32(off)
-        })
-    }
-
     /// [`Backend::read_counter`] of a configuration-space or MMIO counter.
     #[cold]
     #[inline(never)]
@@ -139,10 +128,18 @@ impl Hardware {
                     return Err(EAGAIN);
                 }
                 let e = ctx.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
-                read_split(
-                    || self.cfg_read(e, off.offset()),
-                    || self.cfg_read(e, off.offset() + 4),
-                )
+                if !e.is_present() {
+                    return Err(ENODEV);
+                }
+                // One read-side section for the dwords of the read.
+                cpu::without_irqs(|irq| {
+                    let g = rcu::read_lock(irq);
+                    let d = e.device(&g).ok_or(ENODEV)?;
+                    read_split(
+                        || d.read_config_u32(off.offset()),
+                        || d.read_config_u32(off.offset() + 4),
+                    )
+                })
             }
             Addr::Mmio(off) => {
                 let e = ctx.registry.box_entry(pkg, t, i).ok_or(ENODEV)?;
