@@ -163,7 +163,7 @@ impl<R: Backend> BoxState<R> {
         // `live::Slot::observe`'s steps, without a closure: the read path
         // stays one function.
         let s = self.live.get(k)?;
-        for _ in 0..live::OBSERVE_TRIES {
+        for _ in 0..live::TRIES {
             let seen = s.begin(owner)?;
             let r = self.regs.get(seen.ctr);
             let c = Ctr::from_code(seen.ctr);

@@ -35,7 +35,7 @@ const GEN_MASK: u64 = 0x7fff << GEN_SHIFT;
 const VALUE_MASK: u64 = (1 << MAX_WIDTH) - 1;
 /// Attempts of one observation before it gives up (the next observation
 /// then accounts what this one did not: nothing is lost).
-const TRIES: usize = 8;
+pub const TRIES: usize = 8;
 
 /// No event owns the slot.
 pub const NO_OWNER: usize = 0;
@@ -236,9 +236,6 @@ pub struct Seen {
     /// The counter (a `program::Ctr` code).
     pub ctr: u8,
 }
-
-/// Attempts of one observation ([`Slot::begin`] and [`Slot::advance`]).
-pub const OBSERVE_TRIES: usize = TRIES;
 
 #[cfg(test)]
 mod tests;
