@@ -5,7 +5,9 @@
 # built on the kernel abstraction layer alone. It loads, registers its two
 # PMUs with their sysfs files and perf's scope cpumask, counts with perf
 # stat (per task, against perf's own task-clock, and CPU-wide per package),
-# refuses an unknown event with a message, and unloads.
+# refuses an unknown event with a message, moves CPU events within a
+# package and refuses to move them across packages (its debugfs file
+# migrate, perf::Registration::migrate), and unloads.
 #
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
@@ -91,6 +93,36 @@ check "the refusal is explained in dmesg" sh -c 'dmesg | grep -q "rust_test_cloc
 check_eq "sampling (no interrupts): EOPNOTSUPP" "$(po rust_test_clock 0 --sample 1000)" "EOPNOTSUPP 0"
 check_eq "exclude_user (no exclusions): EINVAL" "$(po rust_test_clock 0 --exclude-user)" "EINVAL 0"
 check_eq "per task on rust_test_package (no task context): EINVAL" "$(po rust_test_package 0 --task)" "EINVAL 0"
+
+# Registration::migrate: rust_test_clock's CPU events on CPU 0 move to
+# another online CPU of its package and keep counting; to a CPU of another
+# package they are refused (EINVAL: what the events were told of their
+# package would be false).
+M=/sys/kernel/debug/rust_test_pmu/migrate
+pkg_of() { cat "/sys/devices/system/cpu/cpu$1/topology/physical_package_id"; }
+mig() { if out=$(sh -c "echo '$1' >$M" 2>&1); then echo ok; else echo "$out" | sed 's/.*: //'; fi; }
+same='' other=''
+for c in $(expand_list "$(cat /sys/devices/system/cpu/online)" | tr , " "); do
+	[ "$c" != 0 ] || continue
+	if [ "$(pkg_of "$c")" = "$(pkg_of 0)" ]; then
+		[ -n "$same" ] || same=$c
+	else
+		[ -n "$other" ] || other=$c
+	fi
+done
+if [ -n "$same" ] && [ -n "$other" ]; then
+	perf stat -C 0 -x, -e rust_test_clock/ns/ -- sleep 1 2>/tmp/mig.out >/dev/null &
+	sleep 0.3
+	check_eq "migrate 0 -> $other (package $(pkg_of "$other")): EINVAL" "$(mig "0 $other")" "Invalid argument"
+	check_eq "migrate 0 -> $same (package $(pkg_of 0)): done" "$(mig "0 $same")" "ok"
+	wait
+	ns=$(awk -F, '$3 ~ /rust_test_clock/ { print $1 }' /tmp/mig.out)
+	check "the migrated CPU event counted its second (0.5-10 s: $ns ns)" \
+		awk -v a="${ns:--1}" 'BEGIN { exit !(a >= 500000000 && a <= 10000000000) }'
+	check_eq "migrate of an offline or unknown CPU: EINVAL" "$(mig "0 4096")" "Invalid argument"
+else
+	skip "no two online CPUs besides CPU 0, one in its package and one not"
+fi
 
 check "rmmod rust_test_pmu" rmmod rust_test_pmu
 check "the PMUs are gone" sh -c "[ ! -e $DEV/rust_test_clock ] && [ ! -e $DEV/rust_test_package ]"

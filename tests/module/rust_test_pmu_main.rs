@@ -12,15 +12,23 @@
 //!
 //! Both refuse sampling and `exclude_*` (their capabilities), and any event
 //! code but 0 (`EINVAL`, with a debug message). Built with `TEST_PMU=1`
-//! (see `Kbuild`); the guest test `tests/guest/31-test-pmu.sh` loads it and
+//! (see `Kbuild`); the guest test `tests/guest/30-test-pmu.sh` loads it and
 //! counts with `perf stat`.
+//!
+//! One debugfs file, `/sys/kernel/debug/rust_test_pmu/migrate` (write
+//! `<from> <to>`), calls [`Registration::migrate`] for `rust_test_clock`:
+//! its CPU events on CPU `from` move to CPU `to` of the same package, and
+//! two packages are refused (`EINVAL`).
 
 #[path = "../../rust/mod.rs"]
 pub mod sys;
 
 use kernel::c_str;
 use kernel::prelude::*;
-use sys::cpu::{self, IrqsOff};
+use kernel::str::CStr;
+use kernel::sync::Arc;
+use sys::cpu::{self, CpuId, IrqsOff};
+use sys::debugfs::{DebugfsOps, Dir, Writer};
 use sys::perf::{
     Adding, Attr, Capabilities, Event, Flags, NewEvent, PmuOps, PmuOptions, Reading, Registration,
     Scope, TaskContext,
@@ -137,9 +145,46 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
     }
 }
 
-/// The loaded module: its two registered PMUs, unregistered on unload.
+/// The number of the debugfs file `migrate`.
+const MIGRATE: u32 = 0;
+
+/// The debugfs files.
+static FILES: [(&CStr, u32); 1] = [(c_str!("migrate"), MIGRATE)];
+
+/// The debugfs files' handler, which owns `rust_test_clock`.
+struct Control {
+    clock: Pin<KBox<Registration<ClockPmu<false>>>>,
+}
+
+impl DebugfsOps for Control {
+    fn read(&self, _file: u32, _out: &mut Writer<'_>) -> Result {
+        Err(EINVAL)
+    }
+
+    /// `migrate`: `<from> <to>`, two online CPUs.
+    fn write(&self, file: u32, input: &str) -> Result {
+        if file != MIGRATE {
+            return Err(EINVAL);
+        }
+        let mut cpus = input.split_whitespace().map(|w| {
+            w.parse::<u32>()
+                .ok()
+                .and_then(CpuId::from_u32)
+                .filter(|c| c.is_online())
+        });
+        let (Some(Some(from)), Some(Some(to)), None) = (cpus.next(), cpus.next(), cpus.next())
+        else {
+            sys::pr_dbg!("rust_test_pmu: migrate: want two online CPUs\n");
+            return Err(EINVAL);
+        };
+        self.clock.migrate(from, to)
+    }
+}
+
+/// The loaded module: its two registered PMUs (`rust_test_clock` inside the
+/// debugfs handler), unregistered on unload after the files are removed.
 struct TestPmuModule {
-    _clock: Pin<KBox<Registration<ClockPmu<false>>>>,
+    _files: Pin<KBox<Dir<Control>>>,
     _package: Pin<KBox<Registration<ClockPmu<true>>>>,
 }
 
@@ -159,8 +204,13 @@ impl kernel::Module for TestPmuModule {
             ),
             GFP_KERNEL,
         )?;
+        let control = Arc::new(Control { clock }, GFP_KERNEL)?;
+        let files = KBox::pin_init(
+            Dir::new(module, c_str!("rust_test_pmu"), &FILES, control),
+            GFP_KERNEL,
+        )?;
         Ok(TestPmuModule {
-            _clock: clock,
+            _files: files,
             _package: package,
         })
     }
