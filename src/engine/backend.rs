@@ -44,6 +44,9 @@ pub(crate) enum StallPoint {
     /// A collector's hand-over, after the boxes whose function came back
     /// are initialised and before the new collector is published.
     Handover = 2,
+    /// This module's NMI handler, before it decides whether the NMI is its
+    /// own and claims the NMIs sent to this CPU.
+    Nmi = 3,
 }
 
 /// What the hardware and the simulation each do their own way.

@@ -20,7 +20,7 @@
 //! Under `sim=` the same handler also serves the NMI read self-test
 //! (`selftest`), on every platform.
 
-use super::backend::Backend;
+use super::backend::{Backend, StallPoint};
 use super::Core;
 use crate::hw::overflow;
 use crate::sys::cpu::{InNmi, IrqsOff};
@@ -62,6 +62,8 @@ impl<R: Backend> PmiNmi<R> {
 
 impl<R: Backend> NmiHandler for PmiNmi<R> {
     fn nmi(&self, nmi: &InNmi) -> bool {
+        // A race test's pause (the simulation's `stall nmi`).
+        self.core.ctx.regs.stall(StallPoint::Nmi);
         // The simulation's self-test reads a counter from NMI context.
         if self.core.ctx.regs.test_nmi(nmi) {
             return true;

@@ -22,6 +22,11 @@
 #    published. The plug waits for the hand-over and starts the box (it used
 #    to find no collector and skip the box, after the hand-over had looked
 #    for such boxes: the box stayed gone).
+# 5. Two NMIs sent to one CPU (the abstraction layer's nmi::send), the
+#    second while the handler of the first is held before it claims. The
+#    first NMI claims both sends and says so; the kernel swallows the
+#    second, back-to-back NMI. (With one flag per CPU the first claimed one
+#    send and the second NMI was "received for unknown reason".)
 #
 # guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
@@ -134,5 +139,26 @@ wait $offline
 check_eq "uncore_imc_0 counts on socket 1 after" \
 	"$(count uncore_imc_0/event=0x1/ sh -c "echo 'pmu=uncore_imc_0 socket=1 event=0x1 count=55' > $DBG/inject" | awk '$1 == "S1" { print $2 }')" 55
 echo 1 >/sys/devices/system/cpu/cpu$c1/online
+
+# 5. NMIs sent back to back.
+# nmis CPU: the NMIs CPU has taken (/proc/interrupts).
+nmis() {
+	awk -v c="CPU$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i + 1 } $1 == "NMI:" { print $k }' /proc/interrupts
+}
+unknown() { dmesg | grep -c "NMI received for unknown reason"; }
+t=1
+s=0
+check_eq "nmi: a CPU number past the last is EINVAL" \
+	"$(sh -c "echo 4096 > $DBG/nmi" 2>&1 | sed 's/.*: //')" "Invalid argument"
+u=$(unknown)
+before=$(nmis $t)
+n=$(stalls)
+echo 'nmi 1000' >$DBG/stall
+taskset -c $s sh -c "echo $t > $DBG/nmi"
+check "the first NMI's handler is held (CPU $t)" wait_stall "$n"
+taskset -c $s sh -c "echo $t > $DBG/nmi"
+sleep 1.5
+check_eq "CPU $t took two NMIs" "$(($(nmis $t) - before))" 2
+check_eq "none of them was left as of unknown reason" "$(unknown)" "$u"
 check "rmmod" unload
 done_testing

@@ -46,15 +46,22 @@
 //!   and the abstraction layer refused what those contexts must not do
 //!   (`run_on`, a timer's start and cancel from the NMI; `run_on` and a
 //!   timer's cancel with interrupts off).
-//! - `stall` (write): `cpumask <ms>`, `unplug <ms>` or `handover <ms>` arms a
-//!   one-shot pause for race tests: the next pass through that point spins
-//!   for `ms` milliseconds (at most 2000, `ERANGE` past it) with whatever
-//!   locks it holds, so that a test can run another operation inside the
-//!   window the point leaves. `cpumask`: in a `cpumask` recomputation,
-//!   between finding a collector whose box is gone and clearing its bit.
-//!   `unplug`: between retiring a box and unbinding its function. `handover`:
-//!   in a collector's hand-over, before the new collector is published.
-//!   `stats` counts the pauses begun (`stalls_taken`).
+//! - `stall` (write): `cpumask <ms>`, `unplug <ms>`, `handover <ms>` or
+//!   `nmi <ms>` arms a one-shot pause for race tests: the next pass through
+//!   that point spins for `ms` milliseconds (at most 2000, `ERANGE` past
+//!   it) with whatever locks it holds, so that a test can run another
+//!   operation inside the window the point leaves. `cpumask`: in a
+//!   `cpumask` recomputation, between finding a collector whose box is gone
+//!   and clearing its bit. `unplug`: between retiring a box and unbinding
+//!   its function. `handover`: in a collector's hand-over, before the new
+//!   collector is published. `nmi`: in the module's NMI handler, on
+//!   whichever CPU takes an NMI first, before the handler decides and
+//!   claims the NMIs sent to that CPU. `stats` counts the pauses begun
+//!   (`stalls_taken`).
+//! - `nmi` (write): `<cpu>` sends CPU `cpu` an NMI with no other reason
+//!   than the send (the abstraction layer's `nmi::send`, which the handler
+//!   claims by its count of sends), and returns at once; `ENODEV` for an
+//!   offline CPU, `EINVAL` for anything but a CPU number.
 
 mod backend;
 mod clock;
@@ -88,13 +95,15 @@ const SELFTEST: u32 = 5;
 const CLOCK: u32 = 6;
 const WORKLOAD: u32 = 7;
 const STALL: u32 = 8;
+const NMI: u32 = 9;
 
 /// The longest pause `stall` takes, in milliseconds.
 const STALL_MAX_MS: u32 = 2000;
 
 /// The files of the directory, with their numbers.
-static FILES: [(&CStr, u32); 9] = [
+static FILES: [(&CStr, u32); 10] = [
     (c_str!("stall"), STALL),
+    (c_str!("nmi"), NMI),
     (c_str!("clock"), CLOCK),
     (c_str!("workload"), WORKLOAD),
     (c_str!("inject"), INJECT),
@@ -109,7 +118,7 @@ static FILES: [(&CStr, u32); 9] = [
 #[derive(Default)]
 pub(crate) struct Stalls {
     /// Milliseconds armed at each [`StallPoint`], 0 for none.
-    armed: [AtomicU32; 3],
+    armed: [AtomicU32; 4],
     /// Pauses begun.
     taken: AtomicU64,
 }
@@ -131,13 +140,15 @@ impl Stalls {
     }
 }
 
-/// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>` or `handover <ms>`.
+/// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>`, `handover <ms>`
+/// or `nmi <ms>`.
 fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
     let (what, ms) = line.split_once(' ').ok_or(EINVAL)?;
     let point = match what {
         "cpumask" => StallPoint::Cpumask,
         "unplug" => StallPoint::Unplug,
         "handover" => StallPoint::Handover,
+        "nmi" => StallPoint::Nmi,
         _ => return Err(EINVAL),
     };
     let ms = num(ms.trim())?;
@@ -565,6 +576,15 @@ impl DebugfsOps for SimDebug {
                 let (point, ms) = parse_stall(input.trim())?;
                 self.sim().stalls.arm(point, ms);
                 Ok(())
+            }
+            NMI => {
+                let cpu = input
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(crate::sys::cpu::CpuId::from_u32)
+                    .ok_or(EINVAL)?;
+                crate::sys::nmi::send(cpu)
             }
             _ => Err(EINVAL),
         }
