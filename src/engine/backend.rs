@@ -47,6 +47,9 @@ pub(crate) enum StallPoint {
     /// This module's NMI handler, before it decides whether the NMI is its
     /// own and claims the NMIs sent to this CPU.
     Nmi = 3,
+    /// A package's park, after its global control is cleared and before
+    /// the global control's lock is released.
+    Park = 4,
 }
 
 /// What the hardware and the simulation each do their own way.

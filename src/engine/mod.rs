@@ -151,6 +151,7 @@ impl<R: Backend> Ctx<R> {
         if let Some(t) = self.platform.types.first() {
             let _ = self.exec(At::Cpu(on), t, 0, &ops);
         }
+        self.regs.stall(StallPoint::Park);
     }
 
     /// Whether counters raise overflow PMIs on this platform.

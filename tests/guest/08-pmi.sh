@@ -6,7 +6,8 @@
 # at once in several boxes, one while the collecting CPU goes offline; every
 # wrap raises a PMI (an NMI to the collector's core) and the perf totals
 # stay exact. NMIs of other sources are left alone, and do not take a PMI
-# on its way to the collector.
+# on its way to the collector. A PMI that reaches a package while it parks
+# (its last CPU going offline) does not enable counting there again.
 #
 # guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
@@ -111,5 +112,45 @@ echo l >/proc/sysrq-trigger
 sleep 1
 check_eq "backtrace NMIs are not claimed as PMIs" "$(stat pmi_nmis)" "$pmis"
 check "... though the handler saw them" [ "$(stat nmi_not_ours)" -gt "$others" ]
+
+# A PMI that arrives while socket 1 parks: its last online CPU goes offline
+# and is held (stall park) after the global control is cleared, with
+# interrupts off; the PMI's NMI (nmi ... pmi: raised late, as by an overflow
+# just before the park) queues its handler there, which runs once the park
+# is done and finds counting stopped: as after a PMI on these parts
+# (frz_all), it would enable counting again, but the package is parked.
+# (Before, the park cleared the global control and marked the package
+# parked in two steps, and the PMI's handler ran in between: the parked
+# package counted again.)
+stalls() { stat stalls_taken; }
+ctl1() { awk '$1 == "socket" && $2 == 1 && $3 == "global_ctl" { print $4 }' $DBG/regs; }
+p1=""
+for c in $(expand_list "$(cat /sys/devices/system/cpu/online)" | tr , ' '); do
+	[ "$(cat /sys/devices/system/cpu/cpu$c/topology/physical_package_id)" = 1 ] && p1="$p1 $c"
+done
+last=${p1##* }
+for c in $p1; do
+	[ "$c" = "$last" ] || echo 0 >/sys/devices/system/cpu/cpu$c/online
+done
+check "socket 1 counts before the park (global_ctl $(ctl1))" [ "$(ctl1)" != 0x0 ]
+n=$(stalls)
+handled=$(stat pmis_handled)
+echo 'park 1000' >$DBG/stall
+(echo 0 >/sys/devices/system/cpu/cpu$last/online) &
+off=$!
+i=0
+while [ "$(stalls)" = "$n" ] && [ "$i" -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "socket 1's park is held (CPU $last going)" [ "$(stalls)" != "$n" ]
+echo "$last pmi" >$DBG/nmi
+wait $off
+check "the PMI was handled on CPU $last" [ "$(stat pmis_handled)" -gt "$handled" ]
+check_eq "socket 1's global control stays cleared" "$(ctl1)" 0x0
+for c in $p1; do
+	echo 1 >/sys/devices/system/cpu/cpu$c/online
+done
+check "socket 1 counts again once a CPU is back (global_ctl $(ctl1))" [ "$(ctl1)" != 0x0 ]
 check "rmmod" unload
 done_testing

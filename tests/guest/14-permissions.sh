@@ -29,7 +29,7 @@ as_user() {
 check_eq "the test user exists and su works" "$(as_user 'id -u')" "$UID_"
 
 # The files: mode 0600, owner root:root.
-FILES="clock inject plug regs selftest stall stats unplug workload"
+FILES="clock inject nmi plug regs selftest stall stats unplug workload"
 for f in $FILES; do
 	check_eq "$DBG/$f: mode 600, owner 0:0" "$(stat -c '%a %u:%g' "$DBG/$f" 2>&1)" "600 0:0"
 done
@@ -48,7 +48,7 @@ for f in regs stats; do
 	*) not_ok "the user cannot read $f (EACCES)"; echo "$out" | head -3 | sed 's/^/# /' ;;
 	esac
 done
-for f in inject unplug plug clock workload selftest stall; do
+for f in inject unplug plug clock workload selftest stall nmi; do
 	out=$(as_user "echo 'pmu=uncore_ubox event=0x14' > $DBG/$f" 2>&1)
 	case "$out" in
 	*"Permission denied"*) ok "the user cannot open $f for writing (EACCES)" ;;

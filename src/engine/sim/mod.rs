@@ -46,8 +46,8 @@
 //!   and the abstraction layer refused what those contexts must not do
 //!   (`run_on`, a timer's start and cancel from the NMI; `run_on` and a
 //!   timer's cancel with interrupts off).
-//! - `stall` (write): `cpumask <ms>`, `unplug <ms>`, `handover <ms>` or
-//!   `nmi <ms>` arms a one-shot pause for race tests: the next pass through
+//! - `stall` (write): `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
+//!   `nmi <ms>` or `park <ms>` arms a one-shot pause for race tests: the next pass through
 //!   that point spins for `ms` milliseconds (at most 2000, `ERANGE` past
 //!   it) with whatever locks it holds, so that a test can run another
 //!   operation inside the window the point leaves. `cpumask`: in a
@@ -56,12 +56,16 @@
 //!   its function. `handover`: in a collector's hand-over, before the new
 //!   collector is published. `nmi`: in the module's NMI handler, on
 //!   whichever CPU takes an NMI first, before the handler decides and
-//!   claims the NMIs sent to that CPU. `stats` counts the pauses begun
-//!   (`stalls_taken`).
-//! - `nmi` (write): `<cpu>` sends CPU `cpu` an NMI with no other reason
-//!   than the send (the abstraction layer's `nmi::send`, which the handler
-//!   claims by its count of sends), and returns at once; `ENODEV` for an
-//!   offline CPU, `EINVAL` for anything but a CPU number.
+//!   claims the NMIs sent to that CPU. `park`: in a package's park (its
+//!   last CPU goes offline), after the global control is cleared, with
+//!   interrupts off and the global control's lock held. `stats` counts the
+//!   pauses begun (`stalls_taken`).
+//! - `nmi` (write): `<cpu> [pmi]` sends CPU `cpu` an NMI with no other
+//!   reason than the send (the abstraction layer's `nmi::send`, which the
+//!   handler claims by its count of sends), and returns at once; with
+//!   `pmi`, the PMI of the CPU's package is raised first, as a late PMI of
+//!   an overflow the model raised before. `ENODEV` for an offline CPU,
+//!   `EINVAL` for anything else.
 
 mod backend;
 mod clock;
@@ -118,7 +122,7 @@ static FILES: [(&CStr, u32); 10] = [
 #[derive(Default)]
 pub(crate) struct Stalls {
     /// Milliseconds armed at each [`StallPoint`], 0 for none.
-    armed: [AtomicU32; 4],
+    armed: [AtomicU32; 5],
     /// Pauses begun.
     taken: AtomicU64,
 }
@@ -140,8 +144,8 @@ impl Stalls {
     }
 }
 
-/// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>`, `handover <ms>`
-/// or `nmi <ms>`.
+/// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
+/// `nmi <ms>` or `park <ms>`.
 fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
     let (what, ms) = line.split_once(' ').ok_or(EINVAL)?;
     let point = match what {
@@ -149,6 +153,7 @@ fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
         "unplug" => StallPoint::Unplug,
         "handover" => StallPoint::Handover,
         "nmi" => StallPoint::Nmi,
+        "park" => StallPoint::Park,
         _ => return Err(EINVAL),
     };
     let ms = num(ms.trim())?;
@@ -578,12 +583,20 @@ impl DebugfsOps for SimDebug {
                 Ok(())
             }
             NMI => {
-                let cpu = input
-                    .trim()
-                    .parse::<u32>()
-                    .ok()
+                let mut words = input.split_whitespace();
+                let cpu = words
+                    .next()
+                    .and_then(|w| w.parse::<u32>().ok())
                     .and_then(crate::sys::cpu::CpuId::from_u32)
                     .ok_or(EINVAL)?;
+                let pmi = match (words.next(), words.next()) {
+                    (None, None) => false,
+                    (Some("pmi"), None) => true,
+                    _ => return Err(EINVAL),
+                };
+                if pmi {
+                    self.sim().raise(cpu.package());
+                }
                 crate::sys::nmi::send(cpu)
             }
             _ => Err(EINVAL),
