@@ -45,6 +45,19 @@ unsigned int ru_package_other_cpu(unsigned int cpu)
  * one name on every kernel (the 64-bit ones were renamed from rdmsrl_safe
  * to rdmsrq_safe).
  */
+/*
+ * Without fault handling of its own: an MSR the CPU lacks reads 0, with the
+ * kernel's one-time "unchecked MSR access error" warning (as the C uncore
+ * driver reads its counters).
+ */
+u64 ru_rdmsr(u32 msr)
+{
+	u32 lo, hi;
+
+	rdmsr(msr, lo, hi);
+	return (u64)hi << 32 | lo;
+}
+
 int ru_rdmsr_safe(u32 msr, u64 *val)
 {
 	u32 lo, hi;

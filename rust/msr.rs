@@ -22,13 +22,28 @@ pub unsafe trait Register: Copy {
 }
 
 /// Reads `msr` on the current CPU.
+#[inline(always)]
 pub fn read<R: Register>(msr: R) -> Result<u64> {
-    let mut v = 0u64;
-    // SAFETY: `v` is a valid, writable `u64`; `rdmsrl_safe` handles faults.
-    match unsafe { bindings::ru_rdmsr_safe(msr.address(), &mut v) } {
-        0 => Ok(v),
+    let mut v = core::mem::MaybeUninit::<u64>::uninit();
+    // SAFETY: `v` is a valid, writable `u64`; `rdmsrl_safe` handles faults, and the helper
+    // writes `v` whatever the outcome.
+    let err = unsafe { bindings::ru_rdmsr_safe(msr.address(), v.as_mut_ptr()) };
+    match err {
+        // SAFETY: The helper wrote `v`.
+        0 => Ok(unsafe { v.assume_init() }),
         _ => Err(EIO),
     }
+}
+
+/// Reads `msr` on the current CPU without a fault check of its own: an
+/// MSR the CPU lacks reads 0, and the kernel warns once ("unchecked MSR
+/// access error"), as for the C drivers' counter reads. For a register the
+/// caller knows the CPU has (a counter of the detected part), on a path
+/// where [`read`]'s error handling costs.
+#[inline(always)]
+pub fn read_or_zero<R: Register>(msr: R) -> u64 {
+    // SAFETY: `rdmsr` with the kernel's exception-table fixup: a fault reads 0 and returns.
+    unsafe { bindings::ru_rdmsr(msr.address()) }
 }
 
 /// Writes `msr` on the current CPU. Only a [`Register`] can be written, so

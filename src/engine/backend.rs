@@ -28,7 +28,9 @@
 use super::pcibox::PciEntry;
 use super::{Core, Ctx};
 use crate::hw::desc::{BoxType, Platform};
-use crate::hw::program::{Addr, CfgReg, CounterReg, Ctr, Msr, Op, Ops};
+#[cfg(feature = "sim")]
+use crate::hw::program::Ctr;
+use crate::hw::program::{Addr, CfgReg, CounterReg, Msr, Op, Ops};
 use crate::sys::cpu::{InNmi, OnPackage};
 use kernel::prelude::*;
 use kernel::sync::Arc;
@@ -92,6 +94,14 @@ pub(crate) trait Backend: Send + Sync + Sized + 'static {
     /// Reads counter `k` of package `at` (not masked), lock-free and
     /// NMI-safe.
     fn read_counter(&self, ctx: &Ctx<Self>, at: At<'_>, k: &Counter<'_>) -> Result<u64>;
+    /// The read path's shortcut: reads counter register `r` from `at` when
+    /// it is one read needing nothing more (no correction, no check that
+    /// can fail), unmasked; `None` sends the read to
+    /// [`Self::read_counter`].
+    #[inline(always)]
+    fn read_plain(&self, _at: At<'_>, _r: &CounterReg) -> Option<u64> {
+        None
+    }
     /// Whether an uncore PMI of this CPU's package is pending (NMI
     /// context, on the core the PMIs go to).
     fn pmi_pending(&self, ctx: &Ctx<Self>, nmi: &InNmi) -> bool;
@@ -190,28 +200,28 @@ impl<R: Backend> Ctx<R> {
         Ok(())
     }
 
-    /// Reads counter `c` of box `i` of type `t` of package `at`, at its
-    /// register `r` (`program::counter_reg(t, i, c)`, resolved once per
-    /// box: `program::CounterRegs`), masked to its width and corrected for
-    /// the part's read errata (`CounterReg::value`). Lock-free and
-    /// NMI-safe.
+    /// Reads counter `code` (a [`Ctr::code`]) of box `i` of type `t` of
+    /// package `at`, at its register `r` (`program::counter_reg`, resolved
+    /// once per box: `program::CounterRegs`), masked to its width and
+    /// corrected for the part's read errata (`CounterReg::value`).
+    /// Lock-free and NMI-safe.
     #[inline(always)]
     pub(crate) fn read_counter(
         &self,
         at: At<'_>,
         t: &BoxType,
         i: usize,
-        c: Ctr,
+        code: u8,
         r: &CounterReg,
     ) -> Result<u64> {
         let k = Counter {
             t,
             i,
             #[cfg(feature = "sim")]
-            c,
+            c: Ctr::from_code(code),
             r,
         };
         let v = self.regs.read_counter(self, at, &k)?;
-        Ok(r.value(t, c, v))
+        Ok(r.value(t, code, v))
     }
 }

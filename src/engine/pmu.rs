@@ -150,9 +150,8 @@ impl<R: Backend> BoxState<R> {
     /// Reads counter `code`, lock-free.
     #[inline(always)]
     fn read(&self, at: At<'_>, code: u8) -> Option<u64> {
-        let c = Ctr::from_code(code);
         self.ctx
-            .read_counter(at, self.ty, self.index, c, self.regs.get(code))
+            .read_counter(at, self.ty, self.index, code, self.regs.get(code))
             .ok()
     }
 
@@ -160,15 +159,34 @@ impl<R: Backend> BoxState<R> {
     /// observation, if any.
     #[inline(always)]
     fn observe(&self, at: At<'_>, k: usize, owner: usize) -> Option<u64> {
-        // `live::Slot::observe`'s steps, without a closure: the read path
-        // stays one function.
+        // `live::Slot::observe`'s steps, without a closure. The first try
+        // of a counter the backend reads plainly (an MSR) stays inline; the
+        // others, and every other counter, go out of line.
+        let s = self.live.get(k)?;
+        let seen = s.begin(owner)?;
+        let r = self.regs.get(seen.ctr);
+        if let Some(now) = self.ctx.regs.read_plain(at, r) {
+            if let Some(d) = s.advance_masked(seen, now, r.live_mask) {
+                return Some(d);
+            }
+        }
+        self.observe_slow(at, k, owner)
+    }
+
+    /// [`Self::observe`] of a counter the backend does not read plainly,
+    /// or after another observer or a reconfiguration came between.
+    #[cold]
+    #[inline(never)]
+    fn observe_slow(&self, at: At<'_>, k: usize, owner: usize) -> Option<u64> {
         let s = self.live.get(k)?;
         for _ in 0..live::TRIES {
             let seen = s.begin(owner)?;
             let r = self.regs.get(seen.ctr);
-            let c = Ctr::from_code(seen.ctr);
-            let now = self.ctx.read_counter(at, self.ty, self.index, c, r).ok()?;
-            if let Some(d) = s.advance(seen, now, r.width) {
+            let now = self
+                .ctx
+                .read_counter(at, self.ty, self.index, seen.ctr, r)
+                .ok()?;
+            if let Some(d) = s.advance_masked(seen, now, r.live_mask) {
                 return Some(d);
             }
         }

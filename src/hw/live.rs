@@ -217,16 +217,27 @@ impl Slot {
     /// observation accounts what this one did not).
     #[inline(always)]
     pub fn advance(&self, seen: Seen, now: u64, width: u32) -> Option<u64> {
+        self.advance_masked(seen, now, mask(width))
+    }
+
+    /// [`Self::advance`] for a counter whose [`mask`] the caller holds.
+    #[inline(always)]
+    pub fn advance_masked(&self, seen: Seen, now: u64, mask: u64) -> Option<u64> {
         let w = seen.word;
-        let bits = width.min(MAX_WIDTH);
-        let now = now & low_mask(bits);
+        let now = now & mask;
         let new = (w & !VALUE_MASK) | now;
         self.prev
             .0
             .compare_exchange(w, new, Ordering::AcqRel, Ordering::Acquire)
             .ok()
-            .map(|_| delta(w & VALUE_MASK, now, bits))
+            .map(|_| now.wrapping_sub(w & VALUE_MASK) & mask)
     }
+}
+
+/// The bits a slot keeps of a counter `width` bits wide (at most
+/// [`MAX_WIDTH`]): what [`Slot::advance_masked`] takes.
+pub const fn mask(width: u32) -> u64 {
+    low_mask(if width < MAX_WIDTH { width } else { MAX_WIDTH })
 }
 
 /// What [`Slot::begin`] saw: the word to exchange and the counter to read.

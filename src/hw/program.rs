@@ -168,30 +168,32 @@ pub struct CounterReg {
     /// Its reads need the box's correction
     /// ([`Special::corrects_reads`](super::special::Special::corrects_reads)).
     pub corrected: bool,
+    /// The bits of it a lock-free slot keeps (`live::mask(width)`), once.
+    pub live_mask: u64,
 }
 
 impl CounterReg {
-    /// The value counter `c` of a box of type `t` holds, from a read `raw`
-    /// of this register: masked to its width and, where the box has a read
-    /// erratum, corrected ([`read_value`]). Other boxes' reads make no
-    /// call for it.
+    /// The value counter `code` (a [`Ctr::code`]) of a box of type `t`
+    /// holds, from a read `raw` of this register: masked to its width and,
+    /// where the box has a read erratum, corrected ([`read_value`]). Other
+    /// boxes' reads make no call for it.
     #[inline(always)]
-    pub fn value(&self, t: &BoxType, c: Ctr, raw: u64) -> u64 {
+    pub fn value(&self, t: &BoxType, code: u8, raw: u64) -> u64 {
         let v = raw & super::bits::low_mask(self.width);
         if self.corrected {
-            corrected_value(t, c, v)
+            corrected_value(t, code, v)
         } else {
             v
         }
     }
 }
 
-/// [`read_value`], out of the read path's way: only parts with a read
-/// erratum take it.
+/// [`read_value`] of counter `code`, out of the read path's way: only
+/// parts with a read erratum take it.
 #[cold]
 #[inline(never)]
-fn corrected_value(t: &BoxType, c: Ctr, v: u64) -> u64 {
-    read_value(t, c, v)
+fn corrected_value(t: &BoxType, code: u8, v: u64) -> u64 {
+    read_value(t, Ctr::from_code(code), v)
 }
 
 /// What `counter_reg` gives for a combination the encoder never produces.
@@ -200,6 +202,7 @@ const UNUSED_REG: CounterReg = CounterReg {
     width: 64,
     split: false,
     corrected: false,
+    live_mask: super::live::mask(64),
 };
 
 /// The counter registers of one box, resolved once (`counter_reg` walks
@@ -371,6 +374,7 @@ pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
         width,
         split,
         corrected: t.special.corrects_reads(),
+        live_mask: super::live::mask(width),
     };
     match (c, t.fixed, t.space) {
         (Ctr::Fixed, Some(f), Space::Pci { .. }) => {

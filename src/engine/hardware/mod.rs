@@ -10,9 +10,9 @@ use super::backend::{At, Backend, Counter};
 use super::pcibox::PciEntry;
 use super::{Core, Ctx};
 use crate::hw::counter::read_split;
-use crate::hw::desc::Platform;
+use crate::hw::desc::{BoxType, Platform};
 use crate::hw::platforms;
-use crate::hw::program::{Addr, CfgReg, Msr};
+use crate::hw::program::{Addr, CfgReg, CounterReg, Msr};
 use crate::sys::cpu::{InNmi, OnPackage};
 use crate::sys::{cpu, msr, rcu};
 use kernel::c_str;
@@ -95,9 +95,19 @@ impl Backend for Hardware {
             // The proof: this CPU's MSR is one of the package's.
             Addr::Msr(a) => {
                 at.on()?;
-                msr::read(a)
+                // A counter of the detected part, on the read path.
+                Ok(msr::read_or_zero(a))
             }
-            _ => self.read_device(ctx, at, k),
+            addr => Self::read_device(ctx, at.package(), k.t, k.i, addr),
+        }
+    }
+
+    #[inline(always)]
+    fn read_plain(&self, at: At<'_>, r: &CounterReg) -> Option<u64> {
+        // An MSR counter read on the package, with no erratum to correct.
+        match (r.addr, at, r.corrected) {
+            (Addr::Msr(a), At::Cpu(_), false) => Some(msr::read_or_zero(a)),
+            _ => None,
         }
     }
 
@@ -115,12 +125,12 @@ impl Backend for Hardware {
 }
 
 impl Hardware {
-    /// [`Backend::read_counter`] of a configuration-space or MMIO counter.
+    /// [`Backend::read_counter`] of a configuration-space or MMIO counter
+    /// (`addr`) of box `i` of type `t` on package `pkg`.
     #[cold]
     #[inline(never)]
-    fn read_device(&self, ctx: &Ctx<Self>, at: At<'_>, k: &Counter<'_>) -> Result<u64> {
-        let (pkg, t, i) = (at.package(), k.t, k.i);
-        match k.r.addr {
+    fn read_device(ctx: &Ctx<Self>, pkg: usize, t: &BoxType, i: usize, addr: Addr) -> Result<u64> {
+        match addr {
             Addr::Cfg(off) => {
                 // Configuration space takes the PCI core's lock: never
                 // from NMI context.
