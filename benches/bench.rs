@@ -50,7 +50,7 @@ fn main() {
     let snbep = &platforms::snbep::SNBEP;
     let cbox = snbep.box_type("cbox").unwrap();
     let pcu = snbep.box_type("pcu").unwrap();
-    let wsmex = by_id(PlatformId::WestmereEx);
+    let wsmex = by_id(PlatformId::WESTMERE_EX);
     let mbox = wsmex.box_type("mbox").unwrap();
 
     let plain = report(
@@ -163,7 +163,7 @@ fn main() {
         }),
     );
 
-    let mut m = Model::new(PlatformId::WestmereEx, 2);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 2);
     m.wrmsr(0, 0xc00, 1 << 28).unwrap();
     m.wrmsr(0, 0xd00, 1).unwrap();
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();

@@ -209,7 +209,7 @@ fn run_encode_band(n: u64) {
 fn run_encode_fvc(n: u64) {
     run_encode(
         n,
-        box_type(PlatformId::WestmereEx, "mbox"),
+        box_type(PlatformId::WESTMERE_EX, "mbox"),
         Attr {
             config: 0xd << 9,
             config1: 0x5000,
@@ -282,7 +282,7 @@ fn snbep_cbox_4() -> Vec<u32> {
 /// Eight NHM-EX R-box events (the R-box has eight counters per PMU).
 fn nhmex_rbox_8() -> Vec<u32> {
     let events: Vec<u64> = (0..8).map(|e| e << 1).collect();
-    masks(box_type(PlatformId::NehalemEx, "rbox"), &events)
+    masks(box_type(PlatformId::NEHALEM_EX, "rbox"), &events)
 }
 
 /// One event added to an empty SNB-EP C-box.
@@ -343,7 +343,7 @@ fn arm(m: &mut Model, ty: &str, i: u8, j: usize) -> Occurrence {
 /// each (type, box, counter) of `boxes` overflowed; checks that the walk
 /// finds them all.
 fn wsmex_reads(boxes: &[(&str, u8, usize)]) -> Vec<u64> {
-    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
     // The U-box global enable.
     m.wrmsr(0, 0xc00, 1 << 28).unwrap();
     let occs: Vec<Occurrence> = boxes
@@ -351,11 +351,11 @@ fn wsmex_reads(boxes: &[(&str, u8, usize)]) -> Vec<u64> {
         .map(|&(t, i, j)| arm(&mut m, t, i, j))
         .collect();
     for (&(t, i, _), o) in boxes.iter().zip(&occs) {
-        let kind = by_id(PlatformId::WestmereEx).box_type(t).unwrap().kind;
+        let kind = by_id(PlatformId::WESTMERE_EX).box_type(t).unwrap().kind;
         m.inject(0, kind, i, o).unwrap();
     }
     let mut reads = Vec::new();
-    let w = walk(by_id(PlatformId::WestmereEx), |a| {
+    let w = walk(by_id(PlatformId::WESTMERE_EX), |a| {
         let v = m.rdmsr(0, a.addr()).unwrap_or(0);
         reads.push(v);
         v
@@ -380,25 +380,25 @@ fn run_walk(n: u64, p: PlatformId, reads: &[u64]) {
 
 /// A WSM-EX walk that finds nothing.
 fn run_walk_wsmex_idle(n: u64) {
-    run_walk(n, PlatformId::WestmereEx, &wsmex_reads(&[]));
+    run_walk(n, PlatformId::WESTMERE_EX, &wsmex_reads(&[]));
 }
 
 /// A WSM-EX walk that finds one C-box counter.
 fn run_walk_wsmex_1(n: u64) {
-    run_walk(n, PlatformId::WestmereEx, &wsmex_reads(&[("cbox", 0, 0)]));
+    run_walk(n, PlatformId::WESTMERE_EX, &wsmex_reads(&[("cbox", 0, 0)]));
 }
 
 /// A WSM-EX walk that finds counters of three boxes, under both S-box
 /// summaries.
 fn run_walk_wsmex_3(n: u64) {
     let reads = wsmex_reads(&[("cbox", 0, 0), ("mbox", 1, 2), ("rbox", 1, 3)]);
-    run_walk(n, PlatformId::WestmereEx, &reads);
+    run_walk(n, PlatformId::WESTMERE_EX, &reads);
 }
 
 /// A Skylake walk: the global status says a C-box counter overflowed (bit
 /// 3), the one register the walk reads.
 fn run_walk_skl(n: u64) {
-    run_walk(n, PlatformId::Skylake, &[1 << 3]);
+    run_walk(n, PlatformId::SKYLAKE, &[1 << 3]);
 }
 
 /// The modular delta of a 48-bit counter.

@@ -462,8 +462,23 @@ impl BoxType {
     }
 }
 
-/// Platform identifiers, listed with the platforms in [`super::platforms`].
-pub use super::platforms::PlatformId;
+/// A platform's identifier: its place in the registry's list
+/// (`platforms::ALL`), where each one is named (`PlatformId::SKYLAKE`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct PlatformId(u8);
+
+impl PlatformId {
+    /// The identifier of the registry's entry `index`.
+    pub const fn new(index: u8) -> Self {
+        PlatformId(index)
+    }
+
+    /// Its place in the registry's list.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
 
 /// A whole platform.
 #[derive(Clone, Copy, Debug)]

@@ -130,7 +130,7 @@ mod tests {
                 continue;
             }
             for t in p.types {
-                let linux = if p.id == PlatformId::Skylake && t.kind == BoxKind::Imc {
+                let linux = if p.id == PlatformId::SKYLAKE && t.kind == BoxKind::Imc {
                     5 * S
                 } else {
                     60 * S

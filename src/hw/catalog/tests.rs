@@ -154,11 +154,11 @@ fn every_box_type_has_a_catalog() {
     // The M-box tables differ only in their FVC encodings.
     assert_eq!(nhmex::NHMEX_MBOX.len(), nhmex::WSMEX_MBOX.len());
     assert_eq!(
-        aliases(PlatformId::NehalemEx, BoxKind::Mbox)[0].terms,
+        aliases(PlatformId::NEHALEM_EX, BoxKind::Mbox)[0].terms,
         "inc_sel=0xd,fvc=0x2800"
     );
     assert_eq!(
-        aliases(PlatformId::WestmereEx, BoxKind::Mbox)[0].terms,
+        aliases(PlatformId::WESTMERE_EX, BoxKind::Mbox)[0].terms,
         "inc_sel=0xd,fvc=0x5000"
     );
 }
@@ -175,11 +175,11 @@ fn line_counts_are_reported_in_mib() {
                     seen += 1;
                 }
                 let line_count = match (p.id, t.name()) {
-                    (PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp, "imc") => {
+                    (PlatformId::SANDY_BRIDGE_EP | PlatformId::IVY_BRIDGE_EP, "imc") => {
                         a.name.starts_with("cas_count")
                     }
-                    (PlatformId::Skylake, "imc") => a.name.contains("data_"),
-                    (PlatformId::NehalemEx | PlatformId::WestmereEx, "mbox") => {
+                    (PlatformId::SKYLAKE, "imc") => a.name.contains("data_"),
+                    (PlatformId::NEHALEM_EX | PlatformId::WESTMERE_EX, "mbox") => {
                         a.name.ends_with("bbox_cmds.reads") || a.name.ends_with("bbox_cmds.writes")
                     }
                     _ => false,
@@ -207,8 +207,8 @@ fn cbox_filter_events_carry_their_filters() {
     let snbep: Slots = [(1, "filter_nid"), (2, "filter_state"), (3, "filter_opc")];
     let ivbep: Slots = [(3, "filter_nid"), (2, "filter_state"), (4, "filter_opc")];
     let cases = [
-        (PlatformId::SandyBridgeEp, false, snbep),
-        (PlatformId::IvyBridgeEp, true, ivbep),
+        (PlatformId::SANDY_BRIDGE_EP, false, snbep),
+        (PlatformId::IVY_BRIDGE_EP, true, ivbep),
     ];
     for (id, ivbep, slots) in cases {
         let (t, cat) = catalog(id, "cbox");
@@ -240,7 +240,7 @@ fn cbox_filter_events_carry_their_filters() {
 
 #[test]
 fn pcu_band_and_qpi_match_events_carry_their_values() {
-    for id in [PlatformId::SandyBridgeEp, PlatformId::IvyBridgeEp] {
+    for id in [PlatformId::SANDY_BRIDGE_EP, PlatformId::IVY_BRIDGE_EP] {
         let (t, cat) = catalog(id, "pcu");
         for a in cat {
             let attr = attr_of(t, a);
@@ -411,7 +411,7 @@ const NHMEX_WBOX: &[u64] = &[0x00, 0x01, 0x02, 0x03, 0x04, 0x07, 0x08, 0xff];
 
 #[test]
 fn nhmex_coverage() {
-    for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
+    for id in [PlatformId::NEHALEM_EX, PlatformId::WESTMERE_EX] {
         assert_codes(id, "ubox", NHMEX_UBOX);
         assert_codes(id, "cbox", NHMEX_CBOX);
         assert_codes(id, "sbox", NHMEX_SBOX);
@@ -513,7 +513,7 @@ fn every_instance_alias_applies_and_encodes() {
 /// Table 2-53 use their 64-bit match/mask registers.
 #[test]
 fn wide_match_mask_aliases_encode() {
-    for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
+    for id in [PlatformId::NEHALEM_EX, PlatformId::WESTMERE_EX] {
         for (name, wide, count) in [
             ("sbox", nhmex::SBOX_PROG_EV, 43),
             ("rbox", nhmex::RBOX_XBAR, 44),
@@ -550,7 +550,7 @@ fn wide_match_mask_aliases_encode() {
 /// `qpi1_*` stay as compatibility spellings of ports 0 and 1.
 #[test]
 fn rbox_link_aliases_follow_the_port_map() {
-    for id in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
+    for id in [PlatformId::NEHALEM_EX, PlatformId::WESTMERE_EX] {
         let (t, _) = catalog(id, "rbox");
         let ev = |index: usize, name: &str| {
             let a = parts(id, BoxKind::Rbox, index)
@@ -606,7 +606,7 @@ const SKL_IMC: &[u64] = &[1, 2, 3, 4, 5];
 #[test]
 fn skl_coverage() {
     for (name, want) in [("cbox", SKL_CBOX), ("arb", SKL_ARB)] {
-        let (t, cat) = catalog(PlatformId::Skylake, name);
+        let (t, cat) = catalog(PlatformId::SKYLAKE, name);
         let have: BTreeSet<_> = cat
             .iter()
             .map(|a| {
@@ -618,13 +618,13 @@ fn skl_coverage() {
             assert!(have.contains(c), "skl {}: missing {:x?}", name, c);
         }
     }
-    assert_codes(PlatformId::Skylake, "imc", SKL_IMC);
+    assert_codes(PlatformId::SKYLAKE, "imc", SKL_IMC);
 }
 
 #[test]
 fn l3_coverage() {
     // SDM Vol. 3B 18.21.4.1: FSB sub-event bits 38-57, one alias each.
-    for id in [PlatformId::Xeon7100, PlatformId::Xeon7400] {
+    for id in [PlatformId::XEON_7100, PlatformId::XEON_7400] {
         let (t, cat) = catalog(id, "fsb");
         let have: BTreeSet<_> = cat.iter().map(|a| attr_of(t, a).config).collect();
         for bit in 38..=57 {
@@ -635,7 +635,7 @@ fn l3_coverage() {
 
 #[test]
 fn snbep_coverage() {
-    let id = PlatformId::SandyBridgeEp;
+    let id = PlatformId::SANDY_BRIDGE_EP;
     assert_codes(id, "ubox", SNBEP_UBOX);
     assert_codes(id, "cbox", SNBEP_CBOX);
     assert_codes(id, "pcu", SNBEP_PCU);
@@ -648,7 +648,7 @@ fn snbep_coverage() {
 
 #[test]
 fn ivbep_coverage() {
-    let id = PlatformId::IvyBridgeEp;
+    let id = PlatformId::IVY_BRIDGE_EP;
     assert_codes(id, "ubox", IVBEP_UBOX);
     assert_codes(id, "cbox", IVBEP_CBOX);
     assert_codes(id, "pcu", IVBEP_PCU);
@@ -789,10 +789,10 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
             }
         }
     }
-    let ivb = crate::hw::platforms::by_id(PlatformId::IvyBridgeEp);
+    let ivb = crate::hw::platforms::by_id(PlatformId::IVY_BRIDGE_EP);
     let qpi = ivb.types.iter().find(|t| t.name() == "qpi").unwrap();
     assert_eq!(qpi.num_boxes, 3);
-    assert!(crate::hw::pci::qpi_filter_device(PlatformId::IvyBridgeEp, 2).is_none());
+    assert!(crate::hw::pci::qpi_filter_device(PlatformId::IVY_BRIDGE_EP, 2).is_none());
 }
 
 /// The catalog's rule for events that need a match/mask value: the B-box

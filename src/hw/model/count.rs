@@ -163,8 +163,8 @@ fn sbox_umask_field(p: PlatformId, event: u16) -> u8 {
     let per_cbox =
         |t: &[crate::hw::desc::Alias]| t.iter().any(|a| alias_event(a.terms) == Some(event));
     match p {
-        PlatformId::NehalemEx if per_cbox(crate::hw::catalog::nhmex::NHMEX_SBOX_CBOX) => 0x0f,
-        PlatformId::WestmereEx if per_cbox(crate::hw::catalog::nhmex::WSMEX_SBOX_CBOX) => 0x1f,
+        PlatformId::NEHALEM_EX if per_cbox(crate::hw::catalog::nhmex::NHMEX_SBOX_CBOX) => 0x0f,
+        PlatformId::WESTMERE_EX if per_cbox(crate::hw::catalog::nhmex::WSMEX_SBOX_CBOX) => 0x1f,
         _ => 0xff,
     }
 }
@@ -287,7 +287,7 @@ pub(super) fn inject(
 
 /// Whether `p`'s C-boxes and PCU have filters (SNB-EP and IVB-EP).
 fn ep_filters(p: PlatformId) -> bool {
-    matches!(p, PlatformId::SandyBridgeEp | PlatformId::IvyBridgeEp)
+    matches!(p, PlatformId::SANDY_BRIDGE_EP | PlatformId::IVY_BRIDGE_EP)
 }
 
 /// Refuses an occurrence with a value its box's registers cannot hold: an
@@ -298,13 +298,13 @@ fn ep_filters(p: PlatformId) -> bool {
 /// counter past 3. A box without such a field ignores the property.
 fn fields_fit(p: PlatformId, ty: Option<BoxKind>, o: &Occurrence) -> Result<(), ModelError> {
     let ep = ep_filters(p);
-    let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
+    let nhm = matches!(p, PlatformId::NEHALEM_EX | PlatformId::WESTMERE_EX);
     let below = |v: Option<u64>, limit: u64| !matches!(v, Some(v) if v >= limit);
     let pr = &o.props;
     let ok = u64::from(o.event) <= 0x1ff
         && match ty {
             Some(BoxKind::Cbox) if ep => {
-                let (states, nodes) = if p == PlatformId::IvyBridgeEp {
+                let (states, nodes) = if p == PlatformId::IVY_BRIDGE_EP {
                     (6, 16)
                 } else {
                     (5, 8)
@@ -354,7 +354,7 @@ pub(super) fn counter_enabled(_p: PlatformId, sock: &Socket, b: &ModelBox, j: us
 }
 
 fn is_bit0_box(b: &ModelBox) -> bool {
-    let t = platforms::by_id(PlatformId::WestmereEx)
+    let t = platforms::by_id(PlatformId::WESTMERE_EX)
         .types
         .get(b.ty as usize);
     t.is_some_and(|t| {
@@ -395,7 +395,7 @@ fn counts(
     ctl: u64,
     o: &Occurrence,
 ) -> Option<u64> {
-    let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
+    let nhm = matches!(p, PlatformId::NEHALEM_EX | PlatformId::WESTMERE_EX);
     if b.family == Family::L3 {
         let want = o.props.sub.unwrap_or(0);
         return (ctl & want == want).then(|| o.cycles.saturating_mul(inc_of(o)));
@@ -434,7 +434,7 @@ fn counts(
 }
 
 fn cbox_filter(p: PlatformId, b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
-    let ivb = p == PlatformId::IvyBridgeEp;
+    let ivb = p == PlatformId::IVY_BRIDGE_EP;
     let f = if ivb {
         b.aux[0] & 0xffff_ffff | b.aux[1] << 32
     } else {
@@ -530,7 +530,7 @@ fn nhm_special(
             let reg = |r: usize| b.aux[r];
             let ok = match inc_sel {
                 0xd..=0x10 => {
-                    let (shared, fields) = zdp_layout(p == PlatformId::WestmereEx);
+                    let (shared, fields) = zdp_layout(p == PlatformId::WESTMERE_EX);
                     let f = (inc_sel - 0xd) as usize;
                     match sub {
                         Some(v) => {
@@ -692,7 +692,7 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
 }
 
 fn is_mbox(b: &ModelBox) -> bool {
-    platforms::by_id(PlatformId::WestmereEx)
+    platforms::by_id(PlatformId::WESTMERE_EX)
         .types
         .get(b.ty as usize)
         .is_some_and(|t| Some(t.kind) == Some(BoxKind::Mbox))
@@ -703,7 +703,7 @@ pub(super) fn side_of(p: PlatformId, b: &ModelBox) -> u8 {
     let t = platforms::by_id(p).types.get(b.ty as usize).map(|t| t.kind);
     // Westmere-EX: C-boxes 0-4 on S-box 0, 5-9 on S-box 1; Nehalem-EX
     // (eight C-boxes): 0-3 and 4-7.
-    let half = if p == PlatformId::NehalemEx { 4 } else { 5 };
+    let half = if p == PlatformId::NEHALEM_EX { 4 } else { 5 };
     match (t, b.index) {
         (Some(BoxKind::Cbox), i) if i < half => 0,
         (Some(BoxKind::Cbox), _) => 1,

@@ -63,7 +63,7 @@ pub(super) fn ctl_valid(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 
     let bits = ctl_bits(p, fam, ty);
     // IVB-EP's controls are SNB-EP's without `inv` (bit 23), in its U-box
     // and its other boxes alike.
-    if p == PlatformId::IvyBridgeEp {
+    if p == PlatformId::IVY_BRIDGE_EP {
         bits & !(1 << 23)
     } else {
         bits
@@ -112,10 +112,12 @@ fn box_type(p: PlatformId, b: &ModelBox) -> Option<&'static BoxType> {
 
 /// Auxiliary register index of MSR `msr` for box `b`.
 fn aux_msr(p: PlatformId, ty: Option<BoxKind>, i: u32, msr: u32) -> Option<usize> {
-    let nhm = matches!(p, PlatformId::NehalemEx | PlatformId::WestmereEx);
+    let nhm = matches!(p, PlatformId::NEHALEM_EX | PlatformId::WESTMERE_EX);
     match (nhm, ty) {
         (false, Some(BoxKind::Cbox)) if msr == 0xd14 + 0x20 * i => Some(0),
-        (false, Some(BoxKind::Cbox)) if p == PlatformId::IvyBridgeEp && msr == 0xd1a + 0x20 * i => {
+        (false, Some(BoxKind::Cbox))
+            if p == PlatformId::IVY_BRIDGE_EP && msr == 0xd1a + 0x20 * i =>
+        {
             Some(1)
         }
         (false, Some(BoxKind::Pcu)) if msr == 0xc34 => Some(0),
@@ -212,7 +214,7 @@ pub(super) fn decode_msr(p: PlatformId, b: &ModelBox, msr: u32) -> Option<Reg> {
 }
 
 fn nhm_summary(p: PlatformId, sock: &Socket, s_box: u32) -> u64 {
-    let nhmex = p == PlatformId::NehalemEx;
+    let nhmex = p == PlatformId::NEHALEM_EX;
     let mut v = 0;
     for b in &sock.boxes[..sock.n_boxes] {
         if b.status == 0 {
@@ -258,7 +260,7 @@ pub(super) fn nhm_u_status(p: PlatformId, sock: &Socket) -> u64 {
     }
     let w = sock.boxes[..sock.n_boxes].iter().any(|b| {
         b.family == Family::NhmBox
-            && box_type(PlatformId::WestmereEx, b)
+            && box_type(PlatformId::WESTMERE_EX, b)
                 .is_some_and(|t| Some(t.kind) == Some(BoxKind::Wbox))
             && b.status != 0
     });
@@ -314,7 +316,7 @@ pub(super) fn read_counter(p: PlatformId, b: &ModelBox, r: Reg) -> u64 {
 /// 0x1000000 higher.
 fn wbox_erratum(p: PlatformId, b: &ModelBox, r: Reg, v: u64) -> u64 {
     let counter = matches!(r, Reg::Ctr(_) | Reg::FixedCtr);
-    if p == PlatformId::WestmereEx
+    if p == PlatformId::WESTMERE_EX
         && counter
         && box_type(p, b).is_some_and(|t| Some(t.kind) == Some(BoxKind::Wbox))
         && v & 0xff_ffff <= 1
@@ -431,7 +433,7 @@ fn l3_command(sock: &mut Socket, v: u64) {
 
 /// Index of a Xeon 7100/7400 group's first counter among the eight.
 pub(super) fn group_first(b: &ModelBox) -> usize {
-    match box_type(PlatformId::Xeon7100, b).map(|t| t.space) {
+    match box_type(PlatformId::XEON_7100, b).map(|t| t.space) {
         Some(Space::Combined { base }) => (base - l3::CTR_CTL0) as usize,
         _ => 0,
     }

@@ -256,7 +256,7 @@ fn counts_are_exact_across_wraps_for_every_width() {
 #[test]
 fn snbep_box_ctl_bits_are_write_only_and_freeze_needs_frz_en() {
     // Table 2-9: frz_en, frz, rst_ctrs and rst_ctrl are WO.
-    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     m.wrmsr(0, 0xd04, 0x10100).unwrap();
     assert_eq!(m.rdmsr(0, 0xd04).unwrap(), 0, "reads as zero");
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
@@ -284,7 +284,7 @@ fn snbep_box_ctl_bits_are_write_only_and_freeze_needs_frz_en() {
 fn snbep_reset_bits() {
     // §2.1.1 e and Table 2-9: rst_ctrs clears counters, rst_ctrl controls;
     // iMC and HA have no reset bits.
-    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
     m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
         .unwrap();
@@ -310,7 +310,7 @@ fn snbep_reset_bits() {
 #[test]
 fn snbep_counter_width_and_reserved_bits() {
     // Table 2-11: 44-bit counters; Table 2-10: reserved bits read zero.
-    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     m.wrmsr(0, 0xd16, u64::MAX).unwrap();
     assert_eq!(m.rdmsr(0, 0xd16).unwrap(), (1 << 44) - 1);
     m.wrmsr(0, 0xd10, 0x0033_0000).unwrap();
@@ -325,7 +325,7 @@ fn snbep_counter_width_and_reserved_bits() {
 #[test]
 fn snbep_cbox_filter_tid_state_opc() {
     // §2.3.3.3, Table 2-12.
-    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     m.wrmsr(0, 0xd14, (0x4 << 18) | 0x3).unwrap(); // state E, tid 3
     m.wrmsr(0, 0xd10, 0x48_0334).unwrap(); // tid_en
     m.wrmsr(0, 0xd11, 0x40_0334).unwrap();
@@ -351,7 +351,7 @@ fn snbep_cbox_filter_tid_state_opc() {
 #[test]
 fn pci_counters_split_into_dwords() {
     // Table 1-3: PCI counters at 0xa0 + 8j, 48 bits.
-    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     let ha = Role::Box {
         ty: BoxKind::Ha,
         index: 0,
@@ -370,7 +370,7 @@ fn pci_counters_split_into_dwords() {
 #[test]
 fn split_read_of_a_model_counter_never_tears() {
     // The low dword carries into the high dword between the two reads.
-    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     let ha = Role::Box {
         ty: BoxKind::Ha,
         index: 0,
@@ -399,7 +399,7 @@ fn split_read_of_a_model_counter_never_tears() {
 
 #[test]
 fn ubox_node_map_registers() {
-    let m = Model::new(PlatformId::IvyBridgeEp, 4);
+    let m = Model::new(PlatformId::IVY_BRIDGE_EP, 4);
     let mut ub = [crate::hw::pci::UboxRegs {
         bus: 0,
         nodeid: 0,
@@ -423,7 +423,7 @@ fn ubox_node_map_registers() {
 
 #[test]
 fn qpi_match_mask_in_the_helper_device() {
-    let mut d = Drv::new(PlatformId::SandyBridgeEp, 1);
+    let mut d = Drv::new(PlatformId::SANDY_BRIDGE_EP, 1);
     let t = d.m.desc().box_type("qpi").unwrap();
     let mut sh = Shared::default();
     let attr = Attr {
@@ -454,7 +454,7 @@ fn qpi_match_mask_in_the_helper_device() {
 
 #[test]
 fn pcu_band_threshold() {
-    let mut d = Drv::new(PlatformId::SandyBridgeEp, 1);
+    let mut d = Drv::new(PlatformId::SANDY_BRIDGE_EP, 1);
     let t = d.m.desc().box_type("pcu").unwrap();
     let mut sh = Shared::default();
     let pr = program(
@@ -485,7 +485,7 @@ fn pcu_band_threshold() {
 fn threshold_invert_edge() {
     // §1.4: thresh compares each cycle's increment; invert flips it; edge
     // counts rising edges.
-    let mut m = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     let occ = Occurrence {
         inc: 5,
         ..Occurrence::simple(0x14, 1, 10)
@@ -505,7 +505,7 @@ fn threshold_invert_edge() {
 
 #[test]
 fn ivbep_frz_freezes_without_frz_en() {
-    let mut m = Model::new(PlatformId::IvyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::IVY_BRIDGE_EP, 1);
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
     m.wrmsr(0, 0xd04, 1 << 8).unwrap();
     m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 10))
@@ -521,7 +521,7 @@ fn ivbep_frz_freezes_without_frz_en() {
 fn ivbep_controls_have_no_inv() {
     // IVB-EP's controls lack SNB-EP's `inv` (bit 23): it does not stick, in
     // the U-box, the C-boxes or the PCI boxes; SNB-EP keeps it.
-    let mut m = Model::new(PlatformId::IvyBridgeEp, 1);
+    let mut m = Model::new(PlatformId::IVY_BRIDGE_EP, 1);
     m.wrmsr(0, 0xc10, 0xc0_0011).unwrap();
     assert_eq!(m.rdmsr(0, 0xc10).unwrap(), 0x40_0011, "U-box");
     m.wrmsr(0, 0xd10, 0xc0_0114).unwrap();
@@ -532,14 +532,14 @@ fn ivbep_controls_have_no_inv() {
     };
     m.cfg_write(0, ha, 0xd8, 0xc0_0001).unwrap();
     assert_eq!(m.cfg_read(0, ha, 0xd8).unwrap(), 0x40_0001, "HA");
-    let mut s = Model::new(PlatformId::SandyBridgeEp, 1);
+    let mut s = Model::new(PlatformId::SANDY_BRIDGE_EP, 1);
     s.wrmsr(0, 0xd10, 0xc0_0114).unwrap();
     assert_eq!(s.rdmsr(0, 0xd10).unwrap(), 0xc0_0114, "SNB-EP C-box");
 }
 
 #[test]
 fn ivbep_cbox_filter_is_split_over_two_msrs() {
-    let mut d = Drv::new(PlatformId::IvyBridgeEp, 1);
+    let mut d = Drv::new(PlatformId::IVY_BRIDGE_EP, 1);
     let t = d.m.desc().box_type("cbox").unwrap();
     let mut sh = Shared::default();
     let attr = Attr {
@@ -568,7 +568,7 @@ fn ivbep_cbox_filter_is_split_over_two_msrs() {
 #[test]
 fn wsmex_enable_hierarchy() {
     // §2.1.3: counting needs en_all, the box's ctr_en bit and the counter's en.
-    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
     let occ = Occurrence::simple(0x14, 1, 10);
     m.wrmsr(0, 0xd10, 0x40_0114).unwrap();
     m.inject(0, BoxKind::Cbox, 0, &occ).unwrap();
@@ -599,7 +599,7 @@ fn arm_cbox(m: &mut Model, cb: usize, left: u64) {
 fn wsmex_overflow_propagates_up_and_clears_down() {
     // §2.1.4 and Table 2-26: box status -> S-box summary -> U-box status;
     // §2.1.5 b: clearing the box's bit clears the summaries above it.
-    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
     m.wrmsr(0, 0xc00, (1 << 28) | (1 << 3)).unwrap(); // en_all, PMI to core 2
     arm_cbox(&mut m, 7, 5);
     m.inject(0, BoxKind::Cbox, 7, &Occurrence::simple(0x14, 1, 10))
@@ -642,7 +642,7 @@ fn wsmex_summary_bits_cover_every_box() {
         ("bbox", 1, 0xcc3, 1 << 16, 1 << 2),
     ];
     for &(ty, i, summary, sbit, ubit) in cases {
-        let mut d = Drv::new(PlatformId::WestmereEx, 1);
+        let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
         let t = d.m.desc().box_type(ty).unwrap();
         let mut sh = Shared::default();
         let (attr, mut occ) = sample(t);
@@ -657,7 +657,7 @@ fn wsmex_summary_bits_cover_every_box() {
         assert_eq!(d.m.take_pmi(0), 0, "no pmi_en, no PMI");
     }
     // W-box fixed counter: W status bit 31, U ov_w.
-    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
     let t = d.m.desc().box_type("wbox").unwrap();
     let mut sh = Shared::default();
     program(&mut d, t, 0, Attr::config(0xff), &mut sh);
@@ -667,7 +667,7 @@ fn wsmex_summary_bits_cover_every_box() {
     assert_eq!(d.m.rdmsr(0, 0xc81).unwrap(), 1 << 31);
     assert_eq!(d.m.rdmsr(0, 0xc01).unwrap() & 0xf, 1 << 1);
     // U-box counter: ov_u.
-    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
     let t = d.m.desc().box_type("ubox").unwrap();
     let pr = program(&mut d, t, 0, Attr::config(0x14), &mut sh);
     assert_eq!(pr.ctr, Ctr::General(0));
@@ -680,7 +680,7 @@ fn wsmex_summary_bits_cover_every_box() {
 #[test]
 fn wsmex_freeze_on_pmi() {
     // §2.1.1: with pmi_en and frz_all, the U-box clears en_all.
-    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
     m.wrmsr(0, 0xc00, (1 << 31) | (1 << 28) | (1 << 1)).unwrap();
     arm_cbox(&mut m, 0, 1);
     m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0x14, 1, 3))
@@ -694,7 +694,7 @@ fn wsmex_freeze_on_pmi() {
 
 #[test]
 fn wsmex_pmi_only_with_pmi_en_and_a_core() {
-    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
     m.wrmsr(0, 0xc00, 1 << 28).unwrap(); // no core selected
     arm_cbox(&mut m, 1, 1);
     m.inject(0, BoxKind::Cbox, 1, &Occurrence::simple(0x14, 1, 3))
@@ -710,7 +710,7 @@ fn wsmex_pmi_only_with_pmi_en_and_a_core() {
 #[test]
 fn wsmex_sbox_match_mask_faults_while_enabled() {
     // §2.5.3.4 b.
-    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
     m.wrmsr(0, 0xe48, 1 << 63).unwrap();
     assert_eq!(m.wrmsr(0, 0xe49, 5), Err(ModelError::NoRegister));
     m.wrmsr(0, 0xe48, 0).unwrap();
@@ -720,7 +720,7 @@ fn wsmex_sbox_match_mask_faults_while_enabled() {
 #[test]
 fn wsmex_mbox_wrap_mode_zero_stops_at_overflow() {
     // Table 2-67: wrap_mode = 0 stops counting on overflow.
-    let mut m = Model::new(PlatformId::WestmereEx, 1);
+    let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
     m.wrmsr(0, 0xc00, 1 << 28).unwrap();
     m.wrmsr(0, 0xca0, 1).unwrap();
     m.wrmsr(0, 0xcb0, (0x6 << 9) | 1).unwrap();
@@ -732,7 +732,7 @@ fn wsmex_mbox_wrap_mode_zero_stops_at_overflow() {
 
 #[test]
 fn wsmex_rbox_pairs_and_ports() {
-    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
     let t = d.m.desc().box_type("rbox").unwrap();
     let mut sh = Shared::default();
     // Port 5 (rbox_1 local port 1) IPERF events.
@@ -763,7 +763,7 @@ fn wsmex_rbox_pairs_and_ports() {
 
 #[test]
 fn skl_global_enable_status_and_cbo_config() {
-    let mut m = Model::new(PlatformId::Skylake, 1);
+    let mut m = Model::new(PlatformId::SKYLAKE, 1);
     // Table 2-6: NO_CBO_BANKS = CBo units + 1; read-only.
     assert_eq!(m.rdmsr(0, 0x396).unwrap(), 5);
     assert!(m.wrmsr(0, 0x396, 1).is_err());
@@ -793,7 +793,7 @@ fn skl_global_enable_status_and_cbo_config() {
 
 #[test]
 fn skl_imc_free_running_32_bit() {
-    let mut m = Model::new(PlatformId::Skylake, 1);
+    let mut m = Model::new(PlatformId::SKYLAKE, 1);
     m.inject(0, BoxKind::Imc, 0, &Occurrence::simple(1, 0, 0xffff_fff0))
         .unwrap();
     m.inject(0, BoxKind::Imc, 0, &Occurrence::simple(1, 0, 0x20))
@@ -808,7 +808,7 @@ fn skl_imc_free_running_32_bit() {
 
 #[test]
 fn l3_counts_while_control_non_zero_and_gl_ctl_commands() {
-    let mut m = Model::new(PlatformId::Xeon7100, 1);
+    let mut m = Model::new(PlatformId::XEON_7100, 1);
     let occ = Occurrence {
         props: Props {
             sub: Some(1 << 32),
@@ -852,7 +852,7 @@ fn overflow_status_accounting_over_a_thousand_wraps() {
     // carries a counter past its previous value.
     use crate::hw::counter::delta_with_status;
     use crate::hw::program::overflow_bit;
-    let mut d = Drv::new(PlatformId::WestmereEx, 2);
+    let mut d = Drv::new(PlatformId::WESTMERE_EX, 2);
     let p = d.m.desc();
     let mut total = [0u64; 2];
     let mut want = [0u64; 2];
@@ -897,7 +897,7 @@ fn overflow_status_accounting_over_a_thousand_wraps() {
 fn wbox_read_erratum_is_modelled_and_corrected() {
     let p = crate::hw::platforms::nhmex::WSMEX;
     let t = p.box_type("wbox").unwrap();
-    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
     let mut sh = Shared::default();
     let pr = program(&mut d, t, 0, Attr::config(0x0114), &mut sh);
     let Ctr::General(j) = pr.ctr else { panic!() };
@@ -922,7 +922,7 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
     assert_eq!(good, 0x100_0005);
     assert!(delta(0x200_0000, good, 48) > 1 << 47);
     // Nehalem-EX (the Xeon 7500 guide) has no such note: reads are plain.
-    let mut n = Drv::new(PlatformId::NehalemEx, 1);
+    let mut n = Drv::new(PlatformId::NEHALEM_EX, 1);
     let tn = crate::hw::platforms::nhmex::NHMEX.box_type("wbox").unwrap();
     let prn = program(&mut n, tn, 0, Attr::config(0x0114), &mut sh);
     let Ctr::General(k) = prn.ctr else { panic!() };
@@ -937,8 +937,8 @@ fn wbox_read_erratum_is_modelled_and_corrected() {
 #[test]
 fn cbox4_overflow_follows_each_parts_summary_map() {
     for (p, side_summary, bit) in [
-        (PlatformId::NehalemEx, 0xcc3u32, 2u32),
-        (PlatformId::WestmereEx, 0xc43, 20),
+        (PlatformId::NEHALEM_EX, 0xcc3u32, 2u32),
+        (PlatformId::WESTMERE_EX, 0xc43, 20),
     ] {
         let desc = crate::hw::platforms::by_id(p);
         let t = desc.box_type("cbox").unwrap();
@@ -981,7 +981,7 @@ fn sbox_occupancy_starts_from_zero() {
         ..Occurrence::simple(0x0a, 0, 100)
     };
     for _ in 0..2 {
-        let mut d = Drv::new(PlatformId::WestmereEx, 1);
+        let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
         for round in 0..2 {
             let mut sh = Shared::default();
             let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
@@ -994,7 +994,7 @@ fn sbox_occupancy_starts_from_zero() {
     let ops = program::event_enable(t, 0, Ctr::General(0), 0x0a, &Shared::default(), None, false);
     assert!(matches!(ops.as_slice()[0], Op::Write(_, v) if v & S_RESET_OCC_CNT != 0));
     // The model keeps the occupancy without the reset bit.
-    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
     let mut sh = Shared::default();
     let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
     d.m.inject(0, BoxKind::Sbox, 0, &occ).unwrap();
@@ -1014,8 +1014,8 @@ fn sbox_occupancy_starts_from_zero() {
 #[test]
 fn cbox_filter_bit_numbers_past_the_field_are_refused() {
     for (p, states, nodes) in [
-        (PlatformId::SandyBridgeEp, 5u8, 8u8),
-        (PlatformId::IvyBridgeEp, 6, 16),
+        (PlatformId::SANDY_BRIDGE_EP, 5u8, 8u8),
+        (PlatformId::IVY_BRIDGE_EP, 6, 16),
     ] {
         let pl = crate::hw::platforms::by_id(p);
         let t = pl.box_type("cbox").unwrap();
@@ -1088,11 +1088,11 @@ fn inject_values_past_their_fields_are_refused() {
         props,
         ..Occurrence::simple(event, 1, 1)
     };
-    let snb = PlatformId::SandyBridgeEp;
+    let snb = PlatformId::SANDY_BRIDGE_EP;
     for (p, kind, o) in [
         (snb, BoxKind::Cbox, ev(0x200, Props::default())),
         (
-            PlatformId::Skylake,
+            PlatformId::SKYLAKE,
             BoxKind::Cbox,
             ev(0xffff, Props::default()),
         ),
@@ -1130,7 +1130,7 @@ fn inject_values_past_their_fields_are_refused() {
             ),
         ),
         (
-            PlatformId::WestmereEx,
+            PlatformId::WESTMERE_EX,
             BoxKind::Bbox,
             ev(
                 0x4,
@@ -1165,7 +1165,7 @@ fn inject_values_past_their_fields_are_refused() {
             ),
         ),
         (
-            PlatformId::Skylake,
+            PlatformId::SKYLAKE,
             BoxKind::Cbox,
             ev(
                 0x34,
@@ -1180,10 +1180,10 @@ fn inject_values_past_their_fields_are_refused() {
     }
     // A Skylake C-box has no filter: the properties do not keep an
     // occurrence from counting.
-    let t = crate::hw::platforms::by_id(PlatformId::Skylake)
+    let t = crate::hw::platforms::by_id(PlatformId::SKYLAKE)
         .box_type("cbox")
         .unwrap();
-    let mut d = Drv::new(PlatformId::Skylake, 1);
+    let mut d = Drv::new(PlatformId::SKYLAKE, 1);
     let mut sh = Shared::default();
     let pr = program(&mut d, t, 0, Attr::config(0x0134), &mut sh);
     let before = d.read(t, 0, pr.ctr);
@@ -1207,7 +1207,7 @@ fn inject_values_past_their_fields_are_refused() {
 /// S-box occupancy events whose increment adds the kept occupancy.
 #[test]
 fn steps_of_a_whole_wrap_are_refused() {
-    let mut m = Model::new(PlatformId::Skylake, 1);
+    let mut m = Model::new(PlatformId::SKYLAKE, 1);
     let before = m.mmio_read(0, 0x5050).unwrap();
     let huge = Occurrence {
         inc: 2,
@@ -1227,7 +1227,7 @@ fn steps_of_a_whole_wrap_are_refused() {
     // S-box occupancy: 2^40 cycles of 127 entries exceed the 48-bit counter.
     let p = crate::hw::platforms::nhmex::WSMEX;
     let t = p.box_type("sbox").unwrap();
-    let mut d = Drv::new(PlatformId::WestmereEx, 1);
+    let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
     let mut sh = Shared::default();
     let pr = program(&mut d, t, 0, Attr::config(0x0a), &mut sh);
     // 127 entries for one cycle: the subcounter keeps 127. Then one entry
@@ -1369,9 +1369,9 @@ mod text {
 fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
     use crate::hw::live::Prev;
     for (pid, group_frozen) in [
-        (PlatformId::Xeon7100, false),
-        (PlatformId::Xeon7400, false),
-        (PlatformId::Xeon7400, true),
+        (PlatformId::XEON_7100, false),
+        (PlatformId::XEON_7400, false),
+        (PlatformId::XEON_7400, true),
     ] {
         let p = crate::hw::platforms::by_id(pid);
         let t = p.box_type("fsb").unwrap();
@@ -1437,7 +1437,7 @@ fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
 #[test]
 fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
     let mut from_catalog: Vec<u16> =
-        crate::hw::catalog::parts(PlatformId::WestmereEx, BoxKind::Sbox, 0)
+        crate::hw::catalog::parts(PlatformId::WESTMERE_EX, BoxKind::Sbox, 0)
             .iter()
             .flat_map(|t| t.iter())
             .filter(|a| {
@@ -1460,7 +1460,7 @@ fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
             inc: 3,
             ..Occurrence::simple(ev, 0x1, 100)
         };
-        let mut d = Drv::new(PlatformId::WestmereEx, 1);
+        let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
         for round in 0..2 {
             let mut sh = Shared::default();
             let pr = program(&mut d, t, 0, Attr::config(u64::from(ev) | 0x100), &mut sh);
@@ -1486,8 +1486,8 @@ fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
 #[test]
 fn sbox_cbox_unit_masks_per_part() {
     for (pid, cboxes, width) in [
-        (PlatformId::NehalemEx, 8u8, 4u8),
-        (PlatformId::WestmereEx, 10, 5),
+        (PlatformId::NEHALEM_EX, 8u8, 4u8),
+        (PlatformId::WESTMERE_EX, 10, 5),
     ] {
         let p = crate::hw::platforms::by_id(pid);
         let t = p.box_type("sbox").unwrap();
@@ -1568,7 +1568,7 @@ fn pmi_core_bits_fit_the_field() {
             (v & u_global::PMI_CORE_SEL) >> u_global::PMI_CORE_SEL_SHIFT,
             1 << rank
         );
-        let mut m = Model::new(PlatformId::WestmereEx, 1);
+        let mut m = Model::new(PlatformId::WESTMERE_EX, 1);
         m.wrmsr(0, msr, v).unwrap();
         assert_eq!(m.socket(0).unwrap().global_ctl, v);
     }

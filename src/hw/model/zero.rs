@@ -4,7 +4,8 @@
 //! zeroed, in place (it is too large for a stack), and then resets it.
 //!
 //! [`ZeroValid`] holds for the integers, `bool`, arrays of such types, the
-//! two `#[repr(u8)]` enums with a variant at zero, and each struct of the
+//! `#[repr(u8)]` enum `Family` (a variant at zero), `PlatformId` (a
+//! `#[repr(transparent)]` `u8`), and each struct of the
 //! model whose fields all are: [`zero_valid_struct!`] implements it for a
 //! struct only through a pattern that names every field (a field added to
 //! the struct and not to the list fails the build) and a check that each
@@ -49,15 +50,15 @@ zero_valid_plain!(u8, u16, u32, u64, usize, bool);
 impl<T: ZeroValid, const N: usize> sealed::Sealed for [T; N] {}
 impl<T: ZeroValid, const N: usize> ZeroValid for [T; N] {}
 
-// The enums: `repr(u8)`, one byte, with a variant whose discriminant is 0.
+// `Family` is `repr(u8)`, one byte, with a variant whose discriminant is 0
+// (`Family::None`), asserted here.
 const _: () = assert!(Family::None as u8 == 0);
-const _: () = assert!(PlatformId::SandyBridgeEp as u8 == 0);
 const _: () = assert!(core::mem::size_of::<Family>() == 1);
-const _: () = assert!(core::mem::size_of::<PlatformId>() == 1);
-// `Family` and `PlatformId` are `repr(u8)` (one byte) with a variant at 0
-// (`Family::None`, `SandyBridgeEp`), asserted above.
 impl sealed::Sealed for Family {}
 impl ZeroValid for Family {}
+// `PlatformId` is a `repr(transparent)` `u8` (zero: the registry's first
+// platform).
+const _: () = assert!(core::mem::size_of::<PlatformId>() == 1);
 impl sealed::Sealed for PlatformId {}
 impl ZeroValid for PlatformId {}
 

@@ -120,7 +120,7 @@ fn check(p: PlatformId, chosen: &[(&'static str, u8, usize)], fixed: bool) {
 
 #[test]
 fn each_counter_alone() {
-    for p in [PlatformId::NehalemEx, PlatformId::WestmereEx] {
+    for p in [PlatformId::NEHALEM_EX, PlatformId::WESTMERE_EX] {
         for c in all_counters(by_id(p)) {
             check(p, &[c], false);
         }
@@ -130,7 +130,7 @@ fn each_counter_alone() {
 
 #[test]
 fn both_sides_and_rbox_halves_at_once() {
-    let p = PlatformId::WestmereEx;
+    let p = PlatformId::WESTMERE_EX;
     check(
         p,
         &[
@@ -150,7 +150,7 @@ fn both_sides_and_rbox_halves_at_once() {
 proptest! {
     #[test]
     fn any_set_of_counters(picks in proptest::collection::btree_set(0usize..200, 0..12), fixed in any::<bool>(), nhm in any::<bool>()) {
-        let p = if nhm { PlatformId::NehalemEx } else { PlatformId::WestmereEx };
+        let p = if nhm { PlatformId::NEHALEM_EX } else { PlatformId::WESTMERE_EX };
         let all = all_counters(by_id(p));
         let chosen: Vec<_> = picks.iter().filter_map(|&i| all.get(i).copied()).collect();
         check(p, &chosen, fixed);
@@ -159,8 +159,8 @@ proptest! {
 
 #[test]
 fn an_empty_status_finds_nothing() {
-    let m = Model::new(PlatformId::WestmereEx, 1);
-    let w = walk(by_id(PlatformId::WestmereEx), |a| {
+    let m = Model::new(PlatformId::WESTMERE_EX, 1);
+    let w = walk(by_id(PlatformId::WESTMERE_EX), |a| {
         m.rdmsr(0, a.addr()).unwrap()
     });
     assert!(w.is_empty());
@@ -169,7 +169,7 @@ fn an_empty_status_finds_nothing() {
 
 #[test]
 fn skylake_status_bits() {
-    let mut m = Model::new(PlatformId::Skylake, 1);
+    let mut m = Model::new(PlatformId::SKYLAKE, 1);
     m.wrmsr(0, 0xe01, 1 << 29).unwrap();
     m.wrmsr(0, 0x711, 0x50_0134).unwrap(); // CBo 1 counter 1, OVF_EN
     m.wrmsr(0, 0x717, (1 << 44) - 1).unwrap();
@@ -179,7 +179,7 @@ fn skylake_status_bits() {
         .unwrap();
     m.inject(0, BoxKind::Cbox, 0, &Occurrence::simple(0xff, 0, 2))
         .unwrap();
-    let p = by_id(PlatformId::Skylake);
+    let p = by_id(PlatformId::SKYLAKE);
     let w = walk(p, |a| m.rdmsr(0, a.addr()).unwrap());
     assert_eq!(w.hits().len(), 2);
     assert!(w.hits().iter().any(|h| h.fixed && h.exact));
@@ -192,7 +192,7 @@ fn skylake_status_bits() {
 
 #[test]
 fn l3_status_bits() {
-    let mut m = Model::new(PlatformId::Xeon7400, 1);
+    let mut m = Model::new(PlatformId::XEON_7400, 1);
     m.wrmsr(0, 0x107cf, (1 << 33) | 0xffff_ffff).unwrap(); // GSNPQ counter 1
     m.wrmsr(0, 0x107d3, (3 << 57) | 0xffff_ffff).unwrap(); // FSB counter 3
     let o = |sub| Occurrence {
@@ -204,7 +204,7 @@ fn l3_status_bits() {
     };
     m.inject(0, BoxKind::Gsnpq, 0, &o(1 << 33)).unwrap();
     m.inject(0, BoxKind::Fsb, 0, &o(1 << 57)).unwrap();
-    let p = by_id(PlatformId::Xeon7400);
+    let p = by_id(PlatformId::XEON_7400);
     let w = walk(p, |a| m.rdmsr(0, a.addr()).unwrap());
     let hits: Vec<(u8, u32)> = w.hits().iter().map(|h| (h.ty, h.counters)).collect();
     assert_eq!(hits, [(1, 0b10), (2, 0b1000)]);

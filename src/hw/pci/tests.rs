@@ -7,7 +7,7 @@ use crate::hw::platforms::{by_id, BOUND_COUNT, BOUND_IDS};
 
 #[test]
 fn every_listed_device_decodes_to_a_box_of_its_platform() {
-    for p in [PlatformId::SandyBridgeEp, PlatformId::IvyBridgeEp] {
+    for p in [PlatformId::SANDY_BRIDGE_EP, PlatformId::IVY_BRIDGE_EP] {
         for f in functions(p) {
             let dev = f.dev.unwrap_or(24);
             let func = f.func.unwrap_or(2);
@@ -22,7 +22,7 @@ fn every_listed_device_decodes_to_a_box_of_its_platform() {
 
 #[test]
 fn snbep_devices_at_table_1_3_positions() {
-    let p = PlatformId::SandyBridgeEp;
+    let p = PlatformId::SANDY_BRIDGE_EP;
     assert_eq!(
         decode(p, 0x8086, 0x3c46, 14, 1),
         Ok(Role::Box {
@@ -69,7 +69,7 @@ fn snbep_devices_at_table_1_3_positions() {
 
 #[test]
 fn ivbep_third_links() {
-    let p = PlatformId::IvyBridgeEp;
+    let p = PlatformId::IVY_BRIDGE_EP;
     assert_eq!(
         decode(p, 0x8086, 0x0e3e, 18, 5),
         Ok(Role::Box {
@@ -223,12 +223,12 @@ fn mchbar_decoding() {
 #[test]
 fn mchbar_window_holds_every_imc_counter() {
     use crate::hw::program::{counter_reg, Addr, Ctr};
-    let w = by_id(PlatformId::Skylake).mmio_window.unwrap();
+    let w = by_id(PlatformId::SKYLAKE).mmio_window.unwrap();
     assert_eq!((w.name(), w.holds()), ("MCHBAR", "IMC"));
     assert_eq!(w.offset(), MCHBAR);
     assert_eq!(w.base(0xfed1_0001, 0), mchbar_base(0xfed1_0001, 0));
     assert_eq!(w.base(0xfed1_0000, 0), None, "disabled");
-    let t = by_id(PlatformId::Skylake).box_type("imc").unwrap();
+    let t = by_id(PlatformId::SKYLAKE).box_type("imc").unwrap();
     let mut n = 0;
     for j in 0..t.num_counters {
         if let Addr::Mmio(off) = counter_reg(t, 0, Ctr::Free(j)).addr {
@@ -247,7 +247,7 @@ fn mchbar_window_holds_every_imc_counter() {
 
 #[test]
 fn skl_host_bridges_are_the_imc() {
-    let p = PlatformId::Skylake;
+    let p = PlatformId::SKYLAKE;
     assert_eq!(
         decode(p, 0x8086, 0x1904, 0, 0),
         Ok(Role::Box {
@@ -260,7 +260,7 @@ fn skl_host_bridges_are_the_imc() {
         Err(PciError::UnexpectedPosition)
     );
     assert_eq!(ubox_device(p), None);
-    assert_eq!(ubox_device(PlatformId::SandyBridgeEp), Some(0x3ce0));
+    assert_eq!(ubox_device(PlatformId::SANDY_BRIDGE_EP), Some(0x3ce0));
 }
 
 /// The driver's PCI ID table (and so the module's aliases) lists exactly
@@ -271,9 +271,9 @@ fn device_tables_match() {
     use std::collections::BTreeSet;
     let mut want = BTreeSet::new();
     for p in [
-        PlatformId::SandyBridgeEp,
-        PlatformId::IvyBridgeEp,
-        PlatformId::Skylake,
+        PlatformId::SANDY_BRIDGE_EP,
+        PlatformId::IVY_BRIDGE_EP,
+        PlatformId::SKYLAKE,
     ] {
         for f in functions(p).iter().filter(|f| f.role != Role::Ubox) {
             want.insert(f.device);
@@ -286,7 +286,7 @@ fn device_tables_match() {
     // family (Skylake to Comet Lake; the Linux driver's IMC_DEV list has 44
     // entries, two IDs twice).
     assert_eq!(BOUND_COUNT, 74);
-    assert_eq!(functions(PlatformId::Skylake).len(), 42);
+    assert_eq!(functions(PlatformId::SKYLAKE).len(), 42);
     let want: BTreeSet<(u32, u32)> = crate::hw::platforms::ALL
         .iter()
         .flat_map(|p| p.cpus.iter().copied())

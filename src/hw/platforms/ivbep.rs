@@ -238,7 +238,7 @@ fn ivbep_family(kind: BoxKind) -> Family {
 
 /// Ivy Bridge-EP.
 pub const IVBEP: Platform = Platform {
-    id: PlatformId::IvyBridgeEp,
+    id: PlatformId::IVY_BRIDGE_EP,
     name: "ivbep",
     description: "Ivy Bridge-EP (Xeon E5 v2)",
     cpus: &[(6, 62)],

@@ -247,7 +247,7 @@ fn l3_family(_kind: BoxKind) -> Family {
 
 /// Xeon 7100 series.
 pub const XEON7100: Platform = Platform {
-    id: PlatformId::Xeon7100,
+    id: PlatformId::XEON_7100,
     name: "xeon7100",
     description: "Xeon 7100 series",
     cpus: &[(15, 6)],
@@ -263,7 +263,7 @@ pub const XEON7100: Platform = Platform {
 
 /// Xeon 7400 series.
 pub const XEON7400: Platform = Platform {
-    id: PlatformId::Xeon7400,
+    id: PlatformId::XEON_7400,
     name: "xeon7400",
     description: "Xeon 7400 series",
     cpus: &[(6, 29)],

@@ -4,7 +4,7 @@
 //! matching.
 
 use super::bits::Field;
-use super::desc::{Format, Platform, Word};
+use super::desc::{Format, Platform, PlatformId, Word};
 use super::pci::Role;
 
 pub mod ivbep;
@@ -13,24 +13,22 @@ pub mod nhmex;
 pub mod skl;
 pub mod snbep;
 
-/// Platform identifiers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-pub enum PlatformId {
+/// Each platform's identifier: its place in [`ALL`] (checked below).
+impl PlatformId {
     /// Sandy Bridge-EP (Xeon E5-2600), family 6 model 45.
-    SandyBridgeEp = 0,
+    pub const SANDY_BRIDGE_EP: Self = Self::new(0);
     /// Ivy Bridge-EP (Xeon E5 v2), family 6 model 62.
-    IvyBridgeEp,
+    pub const IVY_BRIDGE_EP: Self = Self::new(1);
     /// Nehalem-EX (Xeon 7500), family 6 model 46.
-    NehalemEx,
+    pub const NEHALEM_EX: Self = Self::new(2);
     /// Westmere-EX (Xeon E7), family 6 model 47.
-    WestmereEx,
+    pub const WESTMERE_EX: Self = Self::new(3);
     /// Skylake client (6th generation Core), family 6 models 78 and 94.
-    Skylake,
+    pub const SKYLAKE: Self = Self::new(4);
     /// Xeon 7100 series, family 15 model 6.
-    Xeon7100,
+    pub const XEON_7100: Self = Self::new(5);
     /// Xeon 7400 series, family 6 model 29.
-    Xeon7400,
+    pub const XEON_7400: Self = Self::new(6);
 }
 
 /// How many platforms the driver supports.
@@ -125,7 +123,7 @@ pub fn by_name(name: &str) -> Option<&'static Platform> {
 
 /// The platform with identifier `id`.
 pub fn by_id(id: PlatformId) -> &'static Platform {
-    PLATFORMS[id as usize]
+    PLATFORMS[id.index()]
 }
 
 // `PLATFORMS` lists the platforms in `PlatformId` order, which `by_id`
@@ -134,7 +132,7 @@ const _: () = {
     let mut i = 0;
     while i < PLATFORMS.len() {
         assert!(
-            PLATFORMS[i].id as usize == i,
+            PLATFORMS[i].id.index() == i,
             "PLATFORMS is in PlatformId order"
         );
         i += 1;

@@ -466,7 +466,7 @@ fn nhmex_family(kind: BoxKind) -> Family {
 
 /// Nehalem-EX.
 pub const NHMEX: Platform = Platform {
-    id: PlatformId::NehalemEx,
+    id: PlatformId::NEHALEM_EX,
     name: "nhmex",
     description: "Nehalem-EX (Xeon 7500)",
     cpus: &[(6, 46)],
@@ -482,7 +482,7 @@ pub const NHMEX: Platform = Platform {
 
 /// Westmere-EX.
 pub const WSMEX: Platform = Platform {
-    id: PlatformId::WestmereEx,
+    id: PlatformId::WESTMERE_EX,
     name: "wsmex",
     description: "Westmere-EX (Xeon E7)",
     cpus: &[(6, 47)],

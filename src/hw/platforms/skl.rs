@@ -284,7 +284,7 @@ fn skl_family(kind: BoxKind) -> Family {
 
 /// Skylake client.
 pub const SKL: Platform = Platform {
-    id: PlatformId::Skylake,
+    id: PlatformId::SKYLAKE,
     name: "skl",
     description: "Skylake client (6th to 10th generation Core)",
     cpus: &[

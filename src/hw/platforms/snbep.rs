@@ -392,7 +392,7 @@ fn snbep_family(kind: BoxKind) -> Family {
 
 /// Sandy Bridge-EP.
 pub const SNBEP: Platform = Platform {
-    id: PlatformId::SandyBridgeEp,
+    id: PlatformId::SANDY_BRIDGE_EP,
     name: "snbep",
     description: "Sandy Bridge-EP (Xeon E5-2600)",
     cpus: &[(6, 45)],

@@ -11,14 +11,14 @@ use snbep::SNBEP;
 
 #[test]
 fn cpu_matching() {
-    assert_eq!(for_cpu(6, 45).unwrap().id, PlatformId::SandyBridgeEp);
-    assert_eq!(for_cpu(6, 62).unwrap().id, PlatformId::IvyBridgeEp);
-    assert_eq!(for_cpu(6, 46).unwrap().id, PlatformId::NehalemEx);
-    assert_eq!(for_cpu(6, 47).unwrap().id, PlatformId::WestmereEx);
-    assert_eq!(for_cpu(6, 78).unwrap().id, PlatformId::Skylake);
-    assert_eq!(for_cpu(6, 94).unwrap().id, PlatformId::Skylake);
-    assert_eq!(for_cpu(15, 6).unwrap().id, PlatformId::Xeon7100);
-    assert_eq!(for_cpu(6, 29).unwrap().id, PlatformId::Xeon7400);
+    assert_eq!(for_cpu(6, 45).unwrap().id, PlatformId::SANDY_BRIDGE_EP);
+    assert_eq!(for_cpu(6, 62).unwrap().id, PlatformId::IVY_BRIDGE_EP);
+    assert_eq!(for_cpu(6, 46).unwrap().id, PlatformId::NEHALEM_EX);
+    assert_eq!(for_cpu(6, 47).unwrap().id, PlatformId::WESTMERE_EX);
+    assert_eq!(for_cpu(6, 78).unwrap().id, PlatformId::SKYLAKE);
+    assert_eq!(for_cpu(6, 94).unwrap().id, PlatformId::SKYLAKE);
+    assert_eq!(for_cpu(15, 6).unwrap().id, PlatformId::XEON_7100);
+    assert_eq!(for_cpu(6, 29).unwrap().id, PlatformId::XEON_7400);
     assert!(for_cpu(6, 85).is_none());
     assert!(for_cpu(15, 45).is_none());
     for p in ALL {
