@@ -5,7 +5,11 @@
 # tracepoint (under QEMU the writes go nowhere, but they are traced): box
 # initialisation, the event's control value with its enable bit, filter
 # registers, freeze and unfreeze, and on Westmere-EX the global control
-# with pmi_core_sel.
+# with pmi_core_sel. Then the C driver's stale filter fields
+# (Documentation/platforms.rst, "The C driver's stale filter fields"):
+# events in turn, each with its own filter fields, through both drivers;
+# the C driver writes the earlier events' fields again with the last
+# one's, this driver only the last one's.
 #
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
@@ -50,4 +54,60 @@ wsmex)
 esac
 trace_off
 check "rmmod" unload
+
+# last_write MSR: the value of the last write of a non-zero value to MSR
+# (hex) in the trace.
+last_write() {
+	sed -n "s/.*write_msr: $1, value \([0-9a-f]*\)\$/\1/p" $T/trace | grep -vx 0 | tail -1
+}
+# in_turn PMU EVENT...: counts each event of PMU alone, one after the other.
+in_turn() {
+	_pmu=$1
+	shift
+	for _e in "$@"; do
+		perf stat -a -e "$_pmu/$_e/" -- true >/dev/null 2>&1
+	done
+}
+# stale: on SNB-EP the C-box 1 filter (0xd34) after a state filter, an
+# opcode filter and then a thread filter alone, and the PCU band filter
+# (0xc34) after band 0 and then band 1 alone; on WSM-EX the M-box 0
+# ZDP_CTL_FVC (0xcab) after field 0 and then field 1 alone: the registers'
+# last values, space separated.
+stale() {
+	trace_on
+	case "$p" in
+	snbep)
+		in_turn uncore_cbox_1 event=0x34,umask=0x3,filter_state=0x1f \
+			event=0x35,umask=0x1,filter_opc=0x182 event=0x34,umask=0x1,filter_tid=0x3,tid_en=1
+		in_turn uncore_pcu event=0xb,filter_band0=0x10 event=0xc,filter_band1=0x20
+		trace_off
+		echo "$(last_write d34) $(last_write c34)"
+		;;
+	wsmex)
+		in_turn uncore_mbox_0 inc_sel=0xd,fvc=0x5000 inc_sel=0xe,fvc=0x8000
+		trace_off
+		last_write cab
+		;;
+	esac
+}
+case "$p" in
+snbep)
+	ours="3 2000" c="c17c0003 2010"
+	what="tid 3; band1 0x20" cwhat="state 0x1f, opc 0x182; band0 0x10"
+	;;
+wsmex)
+	ours=8000 c=d000
+	what="field 1 = 1" cwhat="field 0 = 5"
+	;;
+esac
+if [ -f /lib/modules/intel-uncore.ko ]; then
+	load
+	check_eq "this driver writes the last event's own filter fields ($what)" "$(stale)" "$ours"
+	unload
+	insmod /lib/modules/intel-uncore.ko
+	check_eq "the C driver writes the earlier events' fields again ($cwhat)" "$(stale)" "$c"
+	rmmod intel_uncore
+else
+	skip "no intel-uncore.ko in the guest"
+fi
 done_testing

@@ -452,6 +452,39 @@ fn qpi_match_mask_in_the_helper_device() {
     assert_eq!(d.read(t, 1, pr.ctr), 1);
 }
 
+/// The B-box match/mask polarity: a set mask bit selects its bit for the
+/// comparison, as on the R-box, whose derived events pair a match with the
+/// mask of the fields compared (325294 Table 2-53: `DRS.AnyDataC` is match
+/// 0x1C00, mask 0x1F80); the B-box's Table 2-23 names its mask fields
+/// without saying. So `mask=0x0` matches every packet (the catalog's
+/// `*_match` aliases), and a mask over `opc_in` counts only that opcode.
+#[test]
+fn bbox_mask_bits_select() {
+    let opc_in = |v: u64| v << 52;
+    let pk = |v| Occurrence {
+        props: Props {
+            packet: Some(v),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0x2, 0, 1)
+    };
+    // `opcode_addr_in_match`: event 0x2 on counter 0.
+    for (mask, want) in [(0, 2), (opc_in(0xf), 1)] {
+        let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
+        let t = d.m.desc().box_type("bbox").unwrap();
+        let mut sh = Shared::default();
+        let attr = Attr {
+            config: 0x2 << 1,
+            config1: opc_in(5),
+            config2: mask,
+        };
+        let pr = program(&mut d, t, 0, attr, &mut sh);
+        d.m.inject(0, BoxKind::Bbox, 0, &pk(opc_in(5) | 0x40)).unwrap();
+        d.m.inject(0, BoxKind::Bbox, 0, &pk(opc_in(6))).unwrap();
+        assert_eq!(d.read(t, 0, pr.ctr), want, "mask {:#x}", mask);
+    }
+}
+
 #[test]
 fn pcu_band_threshold() {
     let mut d = Drv::new(PlatformId::SANDY_BRIDGE_EP, 1);
