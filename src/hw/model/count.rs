@@ -19,8 +19,8 @@
 //!   OPC filter counts occurrences of that opcode. PCU band events count
 //!   occurrences at or above the band's frequency.
 //! - Packet match/mask: a packet matches when it equals the match value on
-//!   the bits the mask selects (QPI, B-box, R-box: mask bits select; S-box:
-//!   mask bits exclude, and `MM_CFG.mm_en` must be set).
+//!   the bits the mask selects (QPI, B-box, R-box); the S-box has the
+//!   manual's own rules (`platforms::nhmex::sbox`).
 //! - M-box subcontrol events count when the subcontrol register has all
 //!   bits of the occurrence's `sub`; `ZDP_CTL_FVC` event field `n` counts
 //!   occurrences whose FVC value (given in field-0 layout) it equals.
@@ -33,6 +33,7 @@ use crate::hw::bits::{bit, low_mask};
 use crate::hw::desc::{BoxKind, PlatformId};
 use crate::hw::platforms;
 use crate::hw::platforms::nhmex::mbox::zdp_layout;
+use crate::hw::platforms::nhmex::sbox;
 
 /// Properties of an occurrence that filters look at; `None` = not carried.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -425,7 +426,7 @@ fn counts(
             None => true,
         },
         (true, Some(BoxKind::Sbox)) if ctl & 0xff == 0 => match o.props.packet {
-            Some(pk) => b.aux[0] & (1 << 63) != 0 && (pk ^ b.aux[1]) & !b.aux[2] == 0,
+            Some(pk) => sbox::packet_matches(pk, b.aux[0], b.aux[1], b.aux[2]),
             None => true,
         },
         _ => true,

@@ -750,6 +750,39 @@ fn wsmex_sbox_match_mask_faults_while_enabled() {
     m.wrmsr(0, 0xe49, 5).unwrap();
 }
 
+/// `TO_R_PROG_EV` with the catalog's aliases: `to_r_prog_ev.any` counts
+/// packets of every class, opcode, state, address and home node, and
+/// `to_r_prog_ev.hom0` the HOM0 packets of any opcode (325294 Tables 2-33,
+/// 2-35: a zero class, opcode or response field is ignored; the mask's
+/// address is at 38:1, its bit 0 turns home node matching off).
+#[test]
+fn wsmex_sbox_prog_ev_catalog_aliases() {
+    let hom0_rdcode = (1 << 43) | (1 << 48);
+    let hom1_f = (1 << 44) | (1 << 63) | (0x1234 << 5) | 3;
+    for (match_, want) in [(0, 2), (1 << 43, 1)] {
+        let mut d = Drv::new(PlatformId::WESTMERE_EX, 1);
+        let t = d.m.desc().box_type("sbox").unwrap();
+        let mut sh = Shared::default();
+        let attr = Attr {
+            config: 0,
+            config1: match_,
+            config2: 0x7f_ffff_ffff,
+        };
+        let pr = program(&mut d, t, 0, attr, &mut sh);
+        for pk in [hom0_rdcode, hom1_f] {
+            let o = Occurrence {
+                props: Props {
+                    packet: Some(pk),
+                    ..Props::default()
+                },
+                ..Occurrence::simple(0, 0, 1)
+            };
+            d.m.inject(0, BoxKind::Sbox, 0, &o).unwrap();
+        }
+        assert_eq!(d.read(t, 0, pr.ctr), want, "match {:#x}", match_);
+    }
+}
+
 #[test]
 fn wsmex_mbox_wrap_mode_zero_stops_at_overflow() {
     // Table 2-67: wrap_mode = 0 stops counting on overflow.

@@ -23,6 +23,7 @@ use control::{CounterEnables, UGlobal, UboxEnable};
 pub mod control;
 pub mod mbox;
 pub mod rbox;
+pub mod sbox;
 pub mod special;
 
 /// `U_MSR_PMON_GLOBAL_CTL` (Table 2-2).
