@@ -479,7 +479,8 @@ fn bbox_mask_bits_select() {
             config2: mask,
         };
         let pr = program(&mut d, t, 0, attr, &mut sh);
-        d.m.inject(0, BoxKind::Bbox, 0, &pk(opc_in(5) | 0x40)).unwrap();
+        d.m.inject(0, BoxKind::Bbox, 0, &pk(opc_in(5) | 0x40))
+            .unwrap();
         d.m.inject(0, BoxKind::Bbox, 0, &pk(opc_in(6))).unwrap();
         assert_eq!(d.read(t, 0, pr.ctr), want, "mask {:#x}", mask);
     }
