@@ -45,6 +45,17 @@ unsigned int ru_package_other_cpu(unsigned int cpu)
  * one name on every kernel (the 64-bit ones were renamed from rdmsrl_safe
  * to rdmsrq_safe).
  */
+int ru_rdmsr_safe(u32 msr, u64 *val)
+{
+	u32 lo, hi;
+	int err = rdmsr_safe(msr, &lo, &hi);
+
+	*val = (u64)hi << 32 | lo;
+	return err;
+}
+
+int ru_wrmsr_safe(u32 msr, u64 val) { return wrmsr_safe(msr, (u32)val, (u32)(val >> 32)); }
+
 /*
  * Without fault handling of its own: an MSR the CPU lacks reads 0, with the
  * kernel's one-time "unchecked MSR access error" warning (as the C uncore
@@ -57,17 +68,6 @@ u64 ru_rdmsr(u32 msr)
 	rdmsr(msr, lo, hi);
 	return (u64)hi << 32 | lo;
 }
-
-int ru_rdmsr_safe(u32 msr, u64 *val)
-{
-	u32 lo, hi;
-	int err = rdmsr_safe(msr, &lo, &hi);
-
-	*val = (u64)hi << 32 | lo;
-	return err;
-}
-
-int ru_wrmsr_safe(u32 msr, u64 val) { return wrmsr_safe(msr, (u32)val, (u32)(val >> 32)); }
 
 /* Raw spinlocks: __raw_spin_lock_init() exists only with DEBUG_SPINLOCK. */
 void ru_raw_spin_lock_init(raw_spinlock_t *lock, const char *name, struct lock_class_key *key)
