@@ -35,23 +35,24 @@ use crate::sys::cpu::{InNmi, OnPackage};
 use kernel::prelude::*;
 use kernel::sync::Arc;
 
-/// A point where a race test may pause (the simulation's `stall`).
+/// A point where a race test may pause (the simulation's `stall`; the
+/// variants' order numbers its arming slots).
 #[derive(Clone, Copy)]
 pub(crate) enum StallPoint {
     /// A `cpumask` recomputation, between finding a collector whose box is
     /// gone and clearing its bit.
-    Cpumask = 0,
+    Cpumask,
     /// An unplug, between retiring the box and unbinding its function.
-    Unplug = 1,
+    Unplug,
     /// A collector's hand-over, after the boxes whose function came back
     /// are initialised and before the new collector is published.
-    Handover = 2,
+    Handover,
     /// This module's NMI handler, before it decides whether the NMI is its
     /// own and claims the NMIs sent to this CPU.
-    Nmi = 3,
+    Nmi,
     /// A package's park, after its global control is cleared and before
     /// the global control's lock is released.
-    Park = 4,
+    Park,
 }
 
 /// What the hardware and the simulation each do their own way.

@@ -121,8 +121,9 @@ static FILES: [(&CStr, u32); 10] = [
 /// The one-shot pauses armed through `stall`.
 #[derive(Default)]
 pub(crate) struct Stalls {
-    /// Milliseconds armed at each [`StallPoint`], 0 for none.
-    armed: [AtomicU32; 5],
+    /// Milliseconds armed at each [`StallPoint`] (the last is `Park`), 0
+    /// for none.
+    armed: [AtomicU32; StallPoint::Park as usize + 1],
     /// Pauses begun.
     taken: AtomicU64,
 }
@@ -131,7 +132,10 @@ impl Stalls {
     /// Pauses here if `point` is armed (once: the arming is consumed). Spins
     /// rather than sleeps: some points hold spinning locks.
     pub(crate) fn at(&self, point: StallPoint) {
-        let ms = self.armed[point as usize].swap(0, Ordering::AcqRel);
+        let ms = self
+            .armed
+            .get(point as usize)
+            .map_or(0, |a| a.swap(0, Ordering::AcqRel));
         if ms != 0 {
             self.taken.fetch_add(1, Ordering::Release);
             crate::sys::cpu::spin_ms(ms);
@@ -140,7 +144,9 @@ impl Stalls {
 
     /// Arms `point` for `ms` milliseconds.
     fn arm(&self, point: StallPoint, ms: u32) {
-        self.armed[point as usize].store(ms, Ordering::Release);
+        if let Some(a) = self.armed.get(point as usize) {
+            a.store(ms, Ordering::Release);
+        }
     }
 }
 
