@@ -802,11 +802,13 @@ impl<T: PmuOps> Registration<T> {
         t as u32
     }
 
-    /// Moves every event of this PMU on CPU `from` to CPU `to`, a CPU of
-    /// the same package (the events' package proofs stay true); `EINVAL`
-    /// for CPUs of two packages.
+    /// Moves every event of this PMU on CPU `from` to CPU `to`, an online
+    /// CPU of the same package (the events' package proofs stay true);
+    /// `EINVAL` for CPUs of two packages or an offline `to` (perf would
+    /// leave the events installed nowhere). Meant for a hotplug callback of
+    /// `from`, where `to` cannot go offline meanwhile.
     pub fn migrate(&self, from: CpuId, to: CpuId) -> Result {
-        if from.package() != to.package() {
+        if from.package() != to.package() || !to.is_online() {
             return Err(EINVAL);
         }
         // SAFETY: The PMU is registered (type invariant); perf locks both contexts. CPU numbers
