@@ -13,7 +13,7 @@ use super::bits::Field;
 use super::box_control::BoxControl;
 use super::global::GlobalControl;
 #[cfg(feature = "sim")]
-use super::model::{Family, GlobalBlock};
+use super::model::{Family, GlobalBlock, ModelBox, Occurrence, Socket};
 use super::pci::{BarWindow, PciFn};
 use super::special::Special;
 
@@ -511,7 +511,9 @@ pub struct Platform {
 }
 
 /// What the register model and the simulation need to know of a platform
-/// beyond its box types and global control.
+/// beyond its box types and global control: the model's rules of the
+/// platform, set in the platform's own `model` file. The generic model
+/// (`hw::model`) names no platform; what differs between parts is here.
 #[cfg(feature = "sim")]
 #[derive(Clone, Copy, Debug)]
 pub struct SimSpec {
@@ -524,12 +526,47 @@ pub struct SimSpec {
     pub cbos: u8,
     /// Nominal clock of the simulated fixed counters in MHz (0: none).
     pub clock_mhz: u64,
+    /// Counter control bits the part does not implement, on top of what
+    /// its family lacks.
+    pub ctl_lacks: u64,
+    /// The auxiliary register (filter, match/mask, subcontrol) index of MSR
+    /// `msr` in instance `i` of a box of kind `kind`, if it is one.
+    pub aux_msr: fn(kind: BoxKind, i: u32, msr: u32) -> Option<usize>,
+    /// Whether occurrence `o` has only values the registers of a box of
+    /// kind `kind` can hold.
+    pub fits: fn(kind: BoxKind, o: &Occurrence) -> bool,
+    /// How much counter `j` (control `ctl`) of box `b` counts of `o`, or
+    /// `None` when it is not programmed for it.
+    pub counts: Counts,
+    /// Whether S-box event `event` is a queue occupancy event (whose
+    /// subcounter keeps the occupancy unless reset).
+    pub occupancy: fn(kind: BoxKind, event: u16) -> bool,
+    /// The S-box summary bit (of S-box `side`) a box of kind `kind`,
+    /// instance `i`, reports to, if any.
+    pub summary_bit: fn(kind: BoxKind, i: u8, side: u32) -> Option<u32>,
+    /// What a read of a counter whose value is `v` returns (a read
+    /// erratum of the part); the value itself elsewhere.
+    pub read_counter: fn(kind: BoxKind, v: u64) -> u64,
 }
+
+/// The type of [`SimSpec::counts`].
+#[cfg(feature = "sim")]
+pub type Counts = fn(
+    sock: &Socket,
+    b: &ModelBox,
+    kind: BoxKind,
+    j: usize,
+    ctl: u64,
+    o: &Occurrence,
+) -> Option<u64>;
 
 #[cfg(feature = "sim")]
 impl SimSpec {
     /// The model families `family`, global registers `global`, `cbos`
-    /// C-boxes in `MSR_UNC_CBO_CONFIG`, fixed counters at `clock_mhz`.
+    /// C-boxes in `MSR_UNC_CBO_CONFIG`, fixed counters at `clock_mhz`; no
+    /// rule of a part's own (the plain event select and unit mask, no
+    /// auxiliary registers, no erratum). A platform's model file sets the
+    /// rest with struct update syntax.
     pub const fn new(
         family: fn(BoxKind) -> Family,
         global: GlobalBlock,
@@ -541,6 +578,13 @@ impl SimSpec {
             global,
             cbos,
             clock_mhz,
+            ctl_lacks: 0,
+            aux_msr: |_, _, _| None,
+            fits: |_, _| true,
+            counts: crate::hw::model::count::plain_counts,
+            occupancy: |_, _| false,
+            summary_bit: |_, _, _| None,
+            read_counter: |_, v| v,
         }
     }
 }

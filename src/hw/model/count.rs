@@ -20,20 +20,23 @@
 //!   occurrences at or above the band's frequency.
 //! - Packet match/mask: a packet matches when it equals the match value on
 //!   the bits the mask selects (QPI, B-box, R-box); the S-box has the
-//!   manual's own rules (`platforms::nhmex::sbox`).
+//!   manual's own rules (in its platform's files).
 //! - M-box subcontrol events count when the subcontrol register has all
 //!   bits of the occurrence's `sub`; `ZDP_CTL_FVC` event field `n` counts
 //!   occurrences whose FVC value (given in field-0 layout) it equals.
 //! - Xeon 7100/7400 events count when the control field has every bit of the
 //!   occurrence's attribute set `sub` (in the control field's position).
 
-use super::regs::{group_first, skl_bits, u};
+//!
+//! What differs between parts (filters, special boxes, errata) is each
+//! platform's `SimSpec`, in the platform's `model` file; this file applies
+//! the rules of the families and calls those.
+
+use super::regs::{group_of, skl_bits, u};
 use super::{Family, ModelBox, ModelError, Socket};
 use crate::hw::bits::{bit, low_mask};
 use crate::hw::desc::{BoxKind, PlatformId};
 use crate::hw::platforms;
-use crate::hw::platforms::nhmex::mbox::zdp_layout;
-use crate::hw::platforms::nhmex::sbox;
 
 /// Properties of an occurrence that filters look at; `None` = not carried.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,20 +101,6 @@ impl Occurrence {
     }
 }
 
-/// Whether S-box event `event` of platform `p` is a queue occupancy event
-/// (325294 Table 2-37, the `*_OCCUPANCY` rows): the model reads them from
-/// the S-box catalog, independently of the driver's list of the events
-/// whose enable resets the occupancy subcounter.
-fn is_s_occupancy(p: PlatformId, event: u16) -> bool {
-    crate::hw::catalog::parts(p, BoxKind::Sbox, 0)
-        .iter()
-        .flat_map(|t| t.iter())
-        .any(|a| {
-            let base = a.name.split('.').next().unwrap_or("");
-            base.ends_with("_occupancy") && alias_event(a.terms) == Some(event)
-        })
-}
-
 /// The `event=` value of an alias's terms.
 pub(crate) fn alias_event(terms: &str) -> Option<u16> {
     terms
@@ -121,14 +110,15 @@ pub(crate) fn alias_event(terms: &str) -> Option<u16> {
         .and_then(|v| u16::try_from(v).ok())
 }
 
-fn inc_of(o: &Occurrence) -> u64 {
+/// What one cycle of `o` adds (at least one).
+pub(crate) fn inc_of(o: &Occurrence) -> u64 {
     u64::from(o.inc.max(1))
 }
 
 /// Increments a counter with control `ctl` gets from `o`, with threshold,
 /// invert and edge detect (the threshold field is bits 31:24 wherever the
 /// box has one; the implemented-bits mask keeps it zero elsewhere).
-fn amount(ctl: u64, o: &Occurrence) -> u64 {
+pub(crate) fn amount(ctl: u64, o: &Occurrence) -> u64 {
     let inc = inc_of(o);
     let thresh = (ctl >> 24) & 0xff;
     let edge = ctl & bit(18) != 0;
@@ -157,17 +147,31 @@ fn umask_bits_ok(umask: u8, o: &Occurrence) -> bool {
     o.umask == 0 || umask & o.umask != 0
 }
 
-/// The unit mask bits an S-box event has where they select C-boxes: four
-/// on Nehalem-EX (C-boxes k and k + 4 at bit k), five on Westmere-EX (k
-/// and k + 5); a bit past them selects nothing. Other events: all eight.
-fn sbox_umask_field(p: PlatformId, event: u16) -> u8 {
-    let per_cbox =
-        |t: &[crate::hw::desc::Alias]| t.iter().any(|a| alias_event(a.terms) == Some(event));
-    match p {
-        PlatformId::NEHALEM_EX if per_cbox(crate::hw::catalog::nhmex::NHMEX_SBOX_CBOX) => 0x0f,
-        PlatformId::WESTMERE_EX if per_cbox(crate::hw::catalog::nhmex::WSMEX_SBOX_CBOX) => 0x1f,
-        _ => 0xff,
-    }
+/// The event select of control `ctl`: bits 7:0 and the extended select
+/// bit 21 as bit 8.
+pub(crate) fn event_select(ctl: u64) -> u16 {
+    (ctl & 0xff) as u16 | if ctl & bit(21) != 0 { 0x100 } else { 0 }
+}
+
+/// What a counter with control `ctl` counts of `o` by its event select
+/// and the unit mask bits in `field` (the bits of the unit mask that
+/// select sub-events), or `None` when it is not programmed for it.
+pub(crate) fn select_counts(ctl: u64, field: u8, o: &Occurrence) -> Option<u64> {
+    let umask = ((ctl >> 8) & 0xff) as u8 & field;
+    (event_select(ctl) == o.event && umask_bits_ok(umask, o)).then(|| amount(ctl, o))
+}
+
+/// The rule of a part without filters: the event select and the whole unit
+/// mask (the default [`SimSpec::counts`](crate::hw::desc::SimSpec::counts)).
+pub fn plain_counts(
+    _sock: &Socket,
+    _b: &ModelBox,
+    _kind: BoxKind,
+    _j: usize,
+    ctl: u64,
+    o: &Occurrence,
+) -> Option<u64> {
+    select_counts(ctl, 0xff, o)
 }
 
 /// Whether `n` fits one step of a counter `width` bits wide: a step of a
@@ -227,8 +231,12 @@ pub(super) fn inject(
     o: &Occurrence,
 ) -> Result<u32, ModelError> {
     let b = sock.boxes[k];
+    let spec = &platforms::by_id(p).sim;
     let ty = platforms::by_id(p).types.get(b.ty as usize).map(|t| t.kind);
-    fields_fit(p, ty, o)?;
+    // The widest event select is 9 bits (with the extended select bit).
+    if o.event > 0x1ff || ty.is_some_and(|k| !(spec.fits)(k, o)) {
+        return Err(ModelError::Range);
+    }
     let mut hits = 0;
     if o.event == 0xff && b.has_fixed {
         if fixed_enabled(p, sock, &b) {
@@ -258,13 +266,13 @@ pub(super) fn inject(
             continue;
         }
         let ctl = b.ctrs[j].ctl;
-        if let Some(mut n) = counts(p, sock, &b, ty, j, ctl, o) {
+        let n = ty.and_then(|k| (spec.counts)(sock, &b, k, j, ctl, o));
+        if let Some(mut n) = n {
             // An S-box queue occupancy event adds the occupancy on top of
             // what its subcounter kept (0 after `reset_occ_cnt`), which then
             // keeps this occupancy.
             let mut occ = None;
-            if b.family == Family::NhmBox && ty == Some(BoxKind::Sbox) && is_s_occupancy(p, o.event)
-            {
+            if ty.is_some_and(|k| (spec.occupancy)(k, o.event)) {
                 let total = inc_of(o).saturating_add(u64::from(b.occ[j]));
                 n = o.cycles.saturating_mul(total);
                 occ = Some((inc_of(o) & 0x7f) as u8);
@@ -286,48 +294,8 @@ pub(super) fn inject(
     Ok(hits)
 }
 
-/// Whether `p`'s C-boxes and PCU have filters (SNB-EP and IVB-EP).
-fn ep_filters(p: PlatformId) -> bool {
-    matches!(p, PlatformId::SANDY_BRIDGE_EP | PlatformId::IVY_BRIDGE_EP)
-}
-
-/// Refuses an occurrence with a value its box's registers cannot hold: an
-/// event select past bits 8:0 (the widest, with the extended select bit);
-/// on an SNB-EP or IVB-EP C-box a TID past 5 bits, a STATE (NID) bit number
-/// past the filter's 5 (8) bits, 6 (16) on IVB-EP, an opcode past 9 bits
-/// (327043 Table 2-12); a PCU `occ_sel` past 2 bits; an NHM-EX B-box
-/// counter past 3. A box without such a field ignores the property.
-fn fields_fit(p: PlatformId, ty: Option<BoxKind>, o: &Occurrence) -> Result<(), ModelError> {
-    let ep = ep_filters(p);
-    let nhm = matches!(p, PlatformId::NEHALEM_EX | PlatformId::WESTMERE_EX);
-    let below = |v: Option<u64>, limit: u64| !matches!(v, Some(v) if v >= limit);
-    let pr = &o.props;
-    let ok = u64::from(o.event) <= 0x1ff
-        && match ty {
-            Some(BoxKind::Cbox) if ep => {
-                let (states, nodes) = if p == PlatformId::IVY_BRIDGE_EP {
-                    (6, 16)
-                } else {
-                    (5, 8)
-                };
-                below(pr.tid.map(u64::from), 1 << 5)
-                    && below(pr.state.map(u64::from), states)
-                    && below(pr.nid.map(u64::from), nodes)
-                    && below(pr.opc.map(u64::from), 1 << 9)
-            }
-            Some(BoxKind::Pcu) if ep => below(pr.occ_sel.map(u64::from), 4),
-            Some(BoxKind::Bbox) if nhm => below(pr.counter.map(u64::from), 4),
-            _ => true,
-        };
-    if ok {
-        Ok(())
-    } else {
-        Err(ModelError::Range)
-    }
-}
-
 /// Whether counter `j` of `b` is enabled through the whole hierarchy.
-pub(super) fn counter_enabled(_p: PlatformId, sock: &Socket, b: &ModelBox, j: usize) -> bool {
+pub(super) fn counter_enabled(p: PlatformId, sock: &Socket, b: &ModelBox, j: usize) -> bool {
     let ctl = b.ctrs[j].ctl;
     match b.family {
         Family::SnbBox | Family::SnbNoReset => {
@@ -340,7 +308,7 @@ pub(super) fn counter_enabled(_p: PlatformId, sock: &Socket, b: &ModelBox, j: us
             sock.global_ctl & u::EN_ALL != 0 && sock.global_ctl & u::EN != 0 && ctl & bit(22) != 0
         }
         Family::NhmBox => {
-            let en = if is_bit0_box(b) {
+            let en = if is_bit0_box(p, b) {
                 ctl & 1 != 0
             } else {
                 ctl & bit(22) != 0
@@ -348,16 +316,16 @@ pub(super) fn counter_enabled(_p: PlatformId, sock: &Socket, b: &ModelBox, j: us
             sock.global_ctl & u::EN_ALL != 0 && b.box_ctl & (1 << j) != 0 && en
         }
         Family::Skl => sock.global_ctl & skl_bits::EN != 0 && ctl & bit(22) != 0,
-        Family::L3 => ctl != 0 && sock.l3_frozen & (1 << (group_first(b) + j)) == 0,
+        Family::L3 => ctl != 0 && sock.l3_frozen & (1 << (group_of(p, b) + j)) == 0,
         Family::SklImc => true,
         Family::QpiFilter | Family::None => false,
     }
 }
 
-fn is_bit0_box(b: &ModelBox) -> bool {
-    let t = platforms::by_id(PlatformId::WESTMERE_EX)
-        .types
-        .get(b.ty as usize);
+/// Whether `b` is an NHM-EX-style B-, M- or R-box, whose counter enable is
+/// bit 0.
+fn is_bit0_box(p: PlatformId, b: &ModelBox) -> bool {
+    let t = platforms::by_id(p).types.get(b.ty as usize);
     t.is_some_and(|t| {
         matches!(
             Some(t.kind),
@@ -385,216 +353,11 @@ fn fixed_enabled(p: PlatformId, sock: &Socket, b: &ModelBox) -> bool {
     }
 }
 
-/// How much counter `j` (control `ctl`) counts of `o`, or `None` when it
-/// is not programmed for it.
-fn counts(
-    p: PlatformId,
-    sock: &Socket,
-    b: &ModelBox,
-    ty: Option<BoxKind>,
-    j: usize,
-    ctl: u64,
-    o: &Occurrence,
-) -> Option<u64> {
-    let nhm = matches!(p, PlatformId::NEHALEM_EX | PlatformId::WESTMERE_EX);
-    if b.family == Family::L3 {
-        let want = o.props.sub.unwrap_or(0);
-        return (ctl & want == want).then(|| o.cycles.saturating_mul(inc_of(o)));
-    }
-    if let Some(kind @ (BoxKind::Bbox | BoxKind::Mbox | BoxKind::Rbox)) = ty.filter(|_| nhm) {
-        return nhm_special(p, b, kind, j, ctl, o);
-    }
-    let ev = (ctl & 0xff) as u16 | if ctl & bit(21) != 0 { 0x100 } else { 0 };
-    let field = if nhm && ty == Some(BoxKind::Sbox) {
-        sbox_umask_field(p, ev)
-    } else {
-        0xff
-    };
-    if ev != o.event || !umask_bits_ok(((ctl >> 8) & 0xff) as u8 & field, o) {
-        return None;
-    }
-    let ok = match (nhm, ty) {
-        (false, Some(BoxKind::Cbox)) if ep_filters(p) => cbox_filter(p, b, ctl, o),
-        (false, Some(BoxKind::Pcu)) => pcu_filter(b, ctl, o),
-        (false, Some(BoxKind::Qpi)) if ctl & 0xff == 0x38 => match o.props.packet {
-            Some(pk) => {
-                let f = sock.boxes[..sock.n_boxes]
-                    .iter()
-                    .find(|f| f.family == Family::QpiFilter && f.index == b.index);
-                f.is_some_and(|f| (pk ^ f.aux[0]) & f.aux[1] == 0)
-            }
-            None => true,
-        },
-        (true, Some(BoxKind::Sbox)) if ctl & 0xff == 0 => match o.props.packet {
-            Some(pk) => sbox::packet_matches(pk, b.aux[0], b.aux[1], b.aux[2]),
-            None => true,
-        },
-        _ => true,
-    };
-    ok.then(|| amount(ctl, o))
-}
-
-fn cbox_filter(p: PlatformId, b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
-    let ivb = p == PlatformId::IVY_BRIDGE_EP;
-    let f = if ivb {
-        b.aux[0] & 0xffff_ffff | b.aux[1] << 32
-    } else {
-        b.aux[0]
-    };
-    let (tid, nid, state, opc) = if ivb {
-        (
-            f & 0x1f,
-            (f >> 32) & 0xffff,
-            (f >> 17) & 0x3f,
-            (f >> 52) & 0x1ff,
-        )
-    } else {
-        (
-            f & 0x1f,
-            (f >> 10) & 0xff,
-            (f >> 18) & 0x1f,
-            (f >> 23) & 0x1ff,
-        )
-    };
-    if ctl & bit(19) != 0 && o.props.tid.map(u64::from) != Some(tid) {
-        return false;
-    }
-    // A bit number past the register's bits is a state (node) the filter
-    // cannot select.
-    let has = |field: u64, b: u8| {
-        1u64.checked_shl(u32::from(b))
-            .is_some_and(|m| field & m != 0)
-    };
-    if let Some(s) = o.props.state {
-        if !has(state, s) {
-            return false;
-        }
-    }
-    if let Some(n) = o.props.nid {
-        if !has(nid, n) {
-            return false;
-        }
-    }
-    if let Some(x) = o.props.opc {
-        if opc != u64::from(x) {
-            return false;
-        }
-    }
-    true
-}
-
-fn pcu_filter(b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
-    if let Some(sel) = o.props.occ_sel {
-        if (ctl >> 14) & 3 != u64::from(sel) {
-            return false;
-        }
-    }
-    let ev = ctl & 0xff;
-    if (0xb..=0xe).contains(&ev) && ctl & bit(21) == 0 {
-        let band = (b.aux[0] >> (8 * (ev - 0xb))) & 0xff;
-        if let Some(freq) = o.props.freq {
-            return u64::from(freq) >= band;
-        }
-    }
-    true
-}
-
-fn nhm_special(
-    p: PlatformId,
-    b: &ModelBox,
-    kind: BoxKind,
-    j: usize,
-    ctl: u64,
-    o: &Occurrence,
-) -> Option<u64> {
-    let n = o.cycles.saturating_mul(inc_of(o));
-    match kind {
-        BoxKind::Bbox => {
-            let ev = (ctl >> 1) & 0x1f;
-            let mine = o.props.counter.unwrap_or(j as u8) as usize == j;
-            if ev != u64::from(o.event) || !mine {
-                return None;
-            }
-            if let Some(pk) = o.props.packet {
-                if (pk ^ b.aux[0]) & b.aux[1] != 0 {
-                    return None;
-                }
-            }
-            Some(n)
-        }
-        BoxKind::Mbox => {
-            let inc_sel = (ctl >> 9) & 0x1f;
-            if inc_sel != u64::from(o.event) {
-                return None;
-            }
-            let sub = o.props.sub;
-            let reg = |r: usize| b.aux[r];
-            let ok = match inc_sel {
-                0xd..=0x10 => {
-                    let (shared, fields) = zdp_layout(p == PlatformId::WESTMERE_EX);
-                    let f = (inc_sel - 0xd) as usize;
-                    match sub {
-                        Some(v) => {
-                            let want = (v & shared) | fields[f].set(0, fields[0].get(v));
-                            reg(7) & (shared | fields[f].mask()) == want
-                        }
-                        None => true,
-                    }
-                }
-                _ => {
-                    let r = match inc_sel {
-                        0x0 => Some(1),
-                        0x4 | 0x5 => Some(4),
-                        0x9 | 0xa => Some(2),
-                        0xb => Some(6),
-                        0x16 => Some(5),
-                        _ => None,
-                    };
-                    match (r, sub) {
-                        (Some(r), Some(v)) => reg(r) & v == v,
-                        _ => true,
-                    }
-                }
-            };
-            ok.then_some(n)
-        }
-        BoxKind::Rbox => {
-            let ev = (ctl >> 1) & 0x1f;
-            if ev != u64::from(o.event) {
-                return None;
-            }
-            let q = (ev / 6) as usize;
-            let sub = ev % 6;
-            let a = |x: usize| b.aux[q * 9 + x];
-            let ok = match sub {
-                0 | 1 => o
-                    .props
-                    .sub
-                    .map(|v| a(sub as usize) & v != 0)
-                    .unwrap_or(true),
-                2 | 3 => o
-                    .props
-                    .sub
-                    .map(|v| (a(2) >> (8 * (sub - 2))) & 0xff == v)
-                    .unwrap_or(true),
-                _ => {
-                    let base = if sub == 4 { 3 } else { 6 };
-                    let (mm, m, k) = (a(base), a(base + 1), a(base + 2));
-                    let on = mm & (1 << 63) == 0 && mm & (1 << 21) != 0;
-                    on && o.props.packet.map(|pk| (pk ^ m) & k == 0).unwrap_or(true)
-                }
-            };
-            ok.then_some(n)
-        }
-        _ => None,
-    }
-}
-
 /// Adds `n` to counter `j` (or the fixed counter) of box `k`, handling wrap,
 /// overflow status, its propagation, PMIs and freezes.
 fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
     let b = &mut sock.boxes[k];
-    let mbox = is_mbox(b);
+    let mbox = is_mbox(p, b);
     let (c, width) = match j {
         Some(j) => (&mut b.ctrs[j], b.width),
         None => (&mut b.fixed, b.fixed_width),
@@ -683,7 +446,7 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
             }
         }
         Family::L3 => {
-            let first = group_first(b);
+            let first = group_of(p, b);
             if let Some(j) = j {
                 sock.global_status |= 1 << (first + j);
             }
@@ -692,22 +455,19 @@ fn add(p: PlatformId, sock: &mut Socket, k: usize, j: Option<usize>, n: u64) {
     }
 }
 
-fn is_mbox(b: &ModelBox) -> bool {
-    platforms::by_id(PlatformId::WESTMERE_EX)
+fn is_mbox(p: PlatformId, b: &ModelBox) -> bool {
+    platforms::by_id(p)
         .types
         .get(b.ty as usize)
         .is_some_and(|t| Some(t.kind) == Some(BoxKind::Mbox))
 }
 
-/// Which S-box side (0 or 1) a box reports its overflows to (Table 2-26).
-pub(super) fn side_of(p: PlatformId, b: &ModelBox) -> u8 {
-    let t = platforms::by_id(p).types.get(b.ty as usize).map(|t| t.kind);
-    // Westmere-EX: C-boxes 0-4 on S-box 0, 5-9 on S-box 1; Nehalem-EX
-    // (eight C-boxes): 0-3 and 4-7.
-    let half = if p == PlatformId::NEHALEM_EX { 4 } else { 5 };
-    match (t, b.index) {
-        (Some(BoxKind::Cbox), i) if i < half => 0,
-        (Some(BoxKind::Cbox), _) => 1,
-        (_, i) => i.min(1),
+/// Which S-box side (0 or 1) a box reports its overflows to: the side
+/// whose summary has a bit for it (Table 2-26).
+fn side_of(p: PlatformId, b: &ModelBox) -> u8 {
+    let spec = &platforms::by_id(p).sim;
+    match platforms::by_id(p).types.get(b.ty as usize) {
+        Some(t) if (spec.summary_bit)(t.kind, b.index, 0).is_none() => 1,
+        _ => 0,
     }
 }

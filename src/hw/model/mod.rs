@@ -75,20 +75,37 @@ pub enum Family {
     QpiFilter,
 }
 
-/// How the model's global (per socket) registers behave; named by each
-/// platform's [`SimSpec`](crate::hw::desc::SimSpec), independently of the
-/// driver's global control.
+/// How the model's global (per socket) registers behave, and where they
+/// are; named by each platform's [`SimSpec`](crate::hw::desc::SimSpec),
+/// independently of the driver's global control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GlobalBlock {
     /// None (SNB-EP, IVB-EP).
     None,
     /// NHM-EX/WSM-EX U-box `U_MSR_PMON_GLOBAL_CTL`/`STATUS`/`OVF_CTL` and
     /// the S-box summaries.
-    NhmexU,
+    NhmexU {
+        /// `U_MSR_PMON_GLOBAL_CTL`; `STATUS` and `OVF_CTL` follow it.
+        ctl: u32,
+        /// `S_MSR_PMON_SUMMARY` of S-box 0 and 1.
+        summary: [u32; 2],
+    },
     /// Skylake `MSR_UNC_PERF_GLOBAL_CTRL`/`STATUS`, `MSR_UNC_CBO_CONFIG`.
-    Skl,
+    Skl {
+        /// `MSR_UNC_PERF_GLOBAL_CTRL`.
+        ctl: u32,
+        /// `MSR_UNC_PERF_GLOBAL_STATUS`.
+        status: u32,
+        /// `MSR_UNC_CBO_CONFIG`.
+        cbo_config: u32,
+    },
     /// Xeon 7100/7400 `MSR_EMON_L3_GL_CTL`.
-    L3,
+    L3 {
+        /// The first counter's combined control/counter register.
+        first: u32,
+        /// `MSR_EMON_L3_GL_CTL`.
+        gl_ctl: u32,
+    },
 }
 
 /// One PMON box of the model.

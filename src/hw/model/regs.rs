@@ -8,7 +8,7 @@ use super::{Family, GlobalBlock, Model, ModelBox, ModelError, Socket};
 use crate::hw::bits::low_mask;
 use crate::hw::desc::{BoxKind, BoxType, PlatformId, Space};
 use crate::hw::pci::{self, Role};
-use crate::hw::platforms::{self, l3, nhmex, skl};
+use crate::hw::platforms;
 
 /// A register of a box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,17 +60,10 @@ pub(super) mod skl_bits {
 
 /// Implemented bits of a counter control register, by family and box type.
 pub(super) fn ctl_valid(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 {
-    let bits = ctl_bits(p, fam, ty);
-    // IVB-EP's controls are SNB-EP's without `inv` (bit 23), in its U-box
-    // and its other boxes alike.
-    if p == PlatformId::IVY_BRIDGE_EP {
-        bits & !(1 << 23)
-    } else {
-        bits
-    }
+    ctl_bits(p, fam, ty) & !platforms::by_id(p).sim.ctl_lacks
 }
 
-/// The bits of [`ctl_valid`] before the differences of a part.
+/// The bits of [`ctl_valid`] before the bits a part lacks.
 fn ctl_bits(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 {
     match fam {
         // U: thresh 28:24, invert 23, en 22, edge 18, umask, ev_sel (Table 2-2).
@@ -108,56 +101,6 @@ fn ctl_bits(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 {
 
 fn box_type(p: PlatformId, b: &ModelBox) -> Option<&'static BoxType> {
     platforms::by_id(p).types.get(b.ty as usize)
-}
-
-/// Auxiliary register index of MSR `msr` for box `b`.
-fn aux_msr(p: PlatformId, ty: Option<BoxKind>, i: u32, msr: u32) -> Option<usize> {
-    let nhm = matches!(p, PlatformId::NEHALEM_EX | PlatformId::WESTMERE_EX);
-    match (nhm, ty) {
-        (false, Some(BoxKind::Cbox)) if msr == 0xd14 + 0x20 * i => Some(0),
-        (false, Some(BoxKind::Cbox))
-            if p == PlatformId::IVY_BRIDGE_EP && msr == 0xd1a + 0x20 * i =>
-        {
-            Some(1)
-        }
-        (false, Some(BoxKind::Pcu)) if msr == 0xc34 => Some(0),
-        (true, Some(BoxKind::Bbox)) if (0xe45 + 8 * i..=0xe46 + 8 * i).contains(&msr) => {
-            Some((msr - (0xe45 + 8 * i)) as usize)
-        }
-        (true, Some(BoxKind::Sbox)) if (0xe48 + 0x10 * i..=0xe4a + 0x10 * i).contains(&msr) => {
-            Some((msr - (0xe48 + 0x10 * i)) as usize)
-        }
-        (true, Some(BoxKind::Mbox)) if (0xca4 + 0x40 * i..=0xcab + 0x40 * i).contains(&msr) => {
-            Some((msr - (0xca4 + 0x40 * i)) as usize)
-        }
-        (true, Some(BoxKind::Mbox)) if (0xe54 + 8 * i..=0xe56 + 8 * i).contains(&msr) => {
-            Some(8 + (msr - (0xe54 + 8 * i)) as usize)
-        }
-        (true, Some(BoxKind::Rbox)) => (0..4).find_map(|q| {
-            let port = 4 * i + q;
-            let xbr = |set: u32| set + if port < 4 { 0 } else { 0x10 } + 4 * port;
-            let qlx = if port < 4 {
-                0xe0c + port
-            } else {
-                0xe2c + port - 4
-            };
-            let k = (q * 9) as usize;
-            if msr == 0xe04 + port {
-                Some(k)
-            } else if msr == 0xe24 + port {
-                Some(k + 1)
-            } else if msr == qlx {
-                Some(k + 2)
-            } else if (xbr(0xe60)..xbr(0xe60) + 3).contains(&msr) {
-                Some(k + 3 + (msr - xbr(0xe60)) as usize)
-            } else if (xbr(0xe70)..xbr(0xe70) + 3).contains(&msr) {
-                Some(k + 6 + (msr - xbr(0xe70)) as usize)
-            } else {
-                None
-            }
-        }),
-        _ => None,
-    }
 }
 
 /// Decodes MSR `msr` against box `b`.
@@ -210,39 +153,20 @@ pub(super) fn decode_msr(p: PlatformId, b: &ModelBox, msr: u32) -> Option<Reg> {
             }
         }
     }
-    aux_msr(p, Some(t.kind), i as u32, msr).map(Reg::Aux)
+    (platforms::by_id(p).sim.aux_msr)(t.kind, i as u32, msr).map(Reg::Aux)
 }
 
 fn nhm_summary(p: PlatformId, sock: &Socket, s_box: u32) -> u64 {
-    let nhmex = p == PlatformId::NEHALEM_EX;
+    let summary_bit = platforms::by_id(p).sim.summary_bit;
     let mut v = 0;
     for b in &sock.boxes[..sock.n_boxes] {
         if b.status == 0 {
             continue;
         }
         let Some(t) = box_type(p, b) else { continue };
-        let i = u32::from(b.index);
-        // Table 2-26: which box reports to which S-box summary bit. On
-        // Nehalem-EX (eight C-boxes) `ov_c_r` (bit 0) is C-boxes 2/3 and
-        // 6/7, `ov_c_l` (bit 2) 0/1 and 4/5, and there is no bit 20.
-        let bit = match (Some(t.kind), i) {
-            (Some(BoxKind::Cbox), 2 | 3) if nhmex && s_box == 0 => 0,
-            (Some(BoxKind::Cbox), 6 | 7) if nhmex && s_box == 1 => 0,
-            (Some(BoxKind::Cbox), 0 | 1) if nhmex && s_box == 0 => 2,
-            (Some(BoxKind::Cbox), 4 | 5) if nhmex && s_box == 1 => 2,
-            (Some(BoxKind::Cbox), _) if nhmex => continue,
-            (Some(BoxKind::Cbox), 0 | 1) if s_box == 0 => 0,
-            (Some(BoxKind::Cbox), 5 | 6) if s_box == 1 => 0,
-            (Some(BoxKind::Cbox), 2 | 3) if s_box == 0 => 2,
-            (Some(BoxKind::Cbox), 7 | 8) if s_box == 1 => 2,
-            (Some(BoxKind::Cbox), 4) if s_box == 0 => 20,
-            (Some(BoxKind::Cbox), 9) if s_box == 1 => 20,
-            (Some(BoxKind::Rbox), x) if x == s_box => 19,
-            (Some(BoxKind::Sbox), x) if x == s_box => 18,
-            (Some(BoxKind::Mbox) | Some(BoxKind::Bbox), x) if x == s_box => 16,
-            _ => continue,
-        };
-        v |= 1 << bit;
+        if let Some(bit) = summary_bit(t.kind, b.index, s_box) {
+            v |= 1 << bit;
+        }
     }
     v
 }
@@ -260,8 +184,7 @@ pub(super) fn nhm_u_status(p: PlatformId, sock: &Socket) -> u64 {
     }
     let w = sock.boxes[..sock.n_boxes].iter().any(|b| {
         b.family == Family::NhmBox
-            && box_type(PlatformId::WESTMERE_EX, b)
-                .is_some_and(|t| Some(t.kind) == Some(BoxKind::Wbox))
+            && box_type(p, b).is_some_and(|t| Some(t.kind) == Some(BoxKind::Wbox))
             && b.status != 0
     });
     if latched & u::OV_W != 0 && w {
@@ -273,34 +196,44 @@ pub(super) fn nhm_u_status(p: PlatformId, sock: &Socket) -> u64 {
 pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelError> {
     let p = m.platform;
     match platforms::by_id(p).sim.global {
-        GlobalBlock::NhmexU => match msr {
-            nhmex::U_GLOBAL_CTL => return Ok(sock.global_ctl),
-            nhmex::U_GLOBAL_STATUS => return Ok(nhm_u_status(p, sock)),
-            nhmex::U_GLOBAL_OVF_CTL => return Ok(0),
-            0xc43 => return Ok(nhm_summary(p, sock, 0)),
-            0xcc3 => return Ok(nhm_summary(p, sock, 1)),
-            _ => {}
-        },
-        GlobalBlock::Skl => match msr {
-            skl::GLOBAL_CTRL => return Ok(sock.global_ctl),
-            skl::GLOBAL_STATUS => return Ok(sock.global_status),
-            skl::CBO_CONFIG => return Ok(u64::from(m.cbos) + 1),
-            _ => {}
-        },
-        GlobalBlock::L3 if m.no_emon && (l3::CTR_CTL0..=l3::GL_CTL).contains(&msr) => {
+        GlobalBlock::NhmexU { ctl, summary } => {
+            if msr == ctl {
+                return Ok(sock.global_ctl);
+            } else if msr == ctl + 1 {
+                return Ok(nhm_u_status(p, sock));
+            } else if msr == ctl + 2 {
+                return Ok(0);
+            } else if let Some(side) = summary.iter().position(|&r| r == msr) {
+                return Ok(nhm_summary(p, sock, side as u32));
+            }
+        }
+        GlobalBlock::Skl {
+            ctl,
+            status,
+            cbo_config,
+        } => {
+            if msr == ctl {
+                return Ok(sock.global_ctl);
+            } else if msr == status {
+                return Ok(sock.global_status);
+            } else if msr == cbo_config {
+                return Ok(u64::from(m.cbos) + 1);
+            }
+        }
+        GlobalBlock::L3 { first, gl_ctl } if m.no_emon && (first..=gl_ctl).contains(&msr) => {
             return Err(ModelError::NoRegister);
         }
-        GlobalBlock::L3 if msr == l3::GL_CTL => {
+        GlobalBlock::L3 { gl_ctl, .. } if msr == gl_ctl => {
             return Ok(sock.global_status << 48);
         }
-        GlobalBlock::L3 | GlobalBlock::None => {}
+        GlobalBlock::L3 { .. } | GlobalBlock::None => {}
     }
     for b in &sock.boxes[..sock.n_boxes] {
         if b.family == Family::None || b.family == Family::QpiFilter || super::is_pci(p, b.ty) {
             continue;
         }
         if let Some(r) = decode_msr(p, b, msr) {
-            return Ok(wbox_erratum(p, b, r, read_reg(b, r)));
+            return Ok(read_erratum(p, b, r, read_reg(b, r)));
         }
     }
     Err(ModelError::NoRegister)
@@ -308,22 +241,16 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
 
 /// What a read of counter register `r` of `b` returns.
 pub(super) fn read_counter(p: PlatformId, b: &ModelBox, r: Reg) -> u64 {
-    wbox_erratum(p, b, r, read_reg(b, r))
+    read_erratum(p, b, r, read_reg(b, r))
 }
 
-/// The Westmere-EX W-box read erratum (325294 §2.8.3, the note after
-/// Table 2-100): a counter whose value ends in 0x000000 or 0x000001 reads
-/// 0x1000000 higher.
-fn wbox_erratum(p: PlatformId, b: &ModelBox, r: Reg, v: u64) -> u64 {
+/// What a read of register `r` of `b` returns where the part has a
+/// counter read erratum (its model file's `read_counter`).
+fn read_erratum(p: PlatformId, b: &ModelBox, r: Reg, v: u64) -> u64 {
     let counter = matches!(r, Reg::Ctr(_) | Reg::FixedCtr);
-    if p == PlatformId::WESTMERE_EX
-        && counter
-        && box_type(p, b).is_some_and(|t| Some(t.kind) == Some(BoxKind::Wbox))
-        && v & 0xff_ffff <= 1
-    {
-        (v + 0x100_0000) & low_mask(48)
-    } else {
-        v
+    match box_type(p, b) {
+        Some(t) if counter => (platforms::by_id(p).sim.read_counter)(t.kind, v),
+        _ => v,
     }
 }
 
@@ -354,8 +281,8 @@ pub(super) fn wrmsr(
     v: u64,
 ) -> Result<(), ModelError> {
     match platforms::by_id(p).sim.global {
-        GlobalBlock::NhmexU => match msr {
-            nhmex::U_GLOBAL_CTL => {
+        GlobalBlock::NhmexU { ctl, summary } => {
+            if msr == ctl {
                 if v & u::RST_ALL != 0 {
                     for b in sock.boxes[..sock.n_boxes].iter_mut() {
                         b.ctrs.iter_mut().for_each(|c| c.value = 0);
@@ -364,33 +291,35 @@ pub(super) fn wrmsr(
                 }
                 sock.global_ctl = v & (u::FRZ_ALL | u::EN_ALL | u::PMI_CORE_SEL | u::EN);
                 return Ok(());
-            }
-            nhmex::U_GLOBAL_STATUS | 0xc43 | 0xcc3 => return Ok(()),
-            nhmex::U_GLOBAL_OVF_CTL => {
+            } else if msr == ctl + 1 || summary.contains(&msr) {
+                return Ok(());
+            } else if msr == ctl + 2 {
                 sock.global_status &= !(v & (u::COND | u::PMI | 0xf));
                 return Ok(());
             }
-            _ => {}
-        },
-        GlobalBlock::Skl => match msr {
-            skl::GLOBAL_CTRL => {
+        }
+        GlobalBlock::Skl {
+            ctl,
+            status,
+            cbo_config,
+        } => {
+            if msr == ctl {
                 sock.global_ctl = v & skl_bits::CTL_VALID;
                 return Ok(());
-            }
-            skl::GLOBAL_STATUS => {
+            } else if msr == status {
                 sock.global_status &=
                     !(v & (skl_bits::FIXED_OVF | skl_bits::ARB_OVF | skl_bits::CBO_OVF));
                 return Ok(());
+            } else if msr == cbo_config {
+                // Read-only: a write faults.
+                return Err(ModelError::NoRegister);
             }
-            // Read-only: a write faults.
-            skl::CBO_CONFIG => return Err(ModelError::NoRegister),
-            _ => {}
-        },
-        GlobalBlock::L3 if msr == l3::GL_CTL => {
-            l3_command(sock, v);
+        }
+        GlobalBlock::L3 { first, gl_ctl } if msr == gl_ctl => {
+            l3_command(p, first, sock, v);
             return Ok(());
         }
-        GlobalBlock::L3 | GlobalBlock::None => {}
+        GlobalBlock::L3 { .. } | GlobalBlock::None => {}
     }
     for k in 0..sock.n_boxes {
         let b = &sock.boxes[k];
@@ -407,7 +336,7 @@ pub(super) fn wrmsr(
 /// `MSR_EMON_L3_GL_CTL` commands: freeze, unfreeze and reset the selected
 /// counters; `GL_event_status` bits written as one are cleared (the SDM does
 /// not say how the status is cleared; the model takes write-one-to-clear).
-fn l3_command(sock: &mut Socket, v: u64) {
+fn l3_command(p: PlatformId, first_ctr: u32, sock: &mut Socket, v: u64) {
     let sel = ((v >> 16) & 0xff) as u8;
     if v & 1 != 0 {
         sock.l3_frozen |= sel;
@@ -420,7 +349,7 @@ fn l3_command(sock: &mut Socket, v: u64) {
             .iter_mut()
             .filter(|b| b.family == Family::L3)
         {
-            let first = group_first(b);
+            let first = group_first(p, first_ctr, b);
             for j in 0..b.n as usize {
                 if sel & (1 << (first + j)) != 0 {
                     b.ctrs[j].value = 0;
@@ -431,10 +360,20 @@ fn l3_command(sock: &mut Socket, v: u64) {
     sock.global_status &= !((v >> 48) & 0xff);
 }
 
-/// Index of a Xeon 7100/7400 group's first counter among the eight.
-pub(super) fn group_first(b: &ModelBox) -> usize {
-    match box_type(PlatformId::XEON_7100, b).map(|t| t.space) {
-        Some(Space::Combined { base }) => (base - l3::CTR_CTL0) as usize,
+/// Index of a Xeon 7100/7400 group's first counter among the eight
+/// (`first` is the first counter's register).
+pub(super) fn group_first(p: PlatformId, first: u32, b: &ModelBox) -> usize {
+    match box_type(p, b).map(|t| t.space) {
+        Some(Space::Combined { base }) => base.saturating_sub(first) as usize,
+        _ => 0,
+    }
+}
+
+/// [`group_first`] for a box of platform `p`, whose global block names
+/// the first counter.
+pub(super) fn group_of(p: PlatformId, b: &ModelBox) -> usize {
+    match platforms::by_id(p).sim.global {
+        GlobalBlock::L3 { first, .. } => group_first(p, first, b),
         _ => 0,
     }
 }

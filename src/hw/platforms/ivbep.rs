@@ -20,10 +20,10 @@ use super::{cfg, cfg1, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::global::NoGlobal;
-#[cfg(feature = "sim")]
-use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::pci::{at, bx, PciFn, Role};
 
+#[cfg(feature = "sim")]
+pub mod model;
 pub mod special;
 
 /// Box control written when a box is first used: `rst_ctrl` | `rst_ctrs`.
@@ -227,15 +227,6 @@ pub const PCI: &[PciFn] = &[
     },
 ];
 
-/// The register model's behaviour class of each box kind.
-#[cfg(feature = "sim")]
-fn ivbep_family(kind: BoxKind) -> Family {
-    match kind {
-        BoxKind::Ubox => Family::EpUbox,
-        _ => Family::IvbBox,
-    }
-}
-
 /// Ivy Bridge-EP.
 pub const IVBEP: Platform = Platform {
     id: PlatformId::IVY_BRIDGE_EP,
@@ -247,7 +238,6 @@ pub const IVBEP: Platform = Platform {
     global: &NoGlobal,
     pci: PCI,
     mmio_window: None,
-    // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
     #[cfg(feature = "sim")]
-    sim: SimSpec::new(ivbep_family, GlobalBlock::None, 0, 800),
+    sim: model::SIM,
 };

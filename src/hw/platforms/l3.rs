@@ -18,11 +18,12 @@ use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::encode::{Attr, Encoded, Invalid};
 use crate::hw::global::{GlobalControl, Probe};
-#[cfg(feature = "sim")]
-use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::overflow::{Hit, Walk};
 use crate::hw::program::{Addr, Msr, Ops};
 use crate::hw::special::Special;
+
+#[cfg(feature = "sim")]
+pub mod model;
 
 /// `MSR_EMON_L3_GL_CTL` fields (SDM §18.21.5).
 pub mod l3_global {
@@ -239,12 +240,6 @@ pub const TYPES: [BoxType; 3] = [
     ),
 ];
 
-/// The register model's behaviour class of each box kind: one for all.
-#[cfg(feature = "sim")]
-fn l3_family(_kind: BoxKind) -> Family {
-    Family::L3
-}
-
 /// Xeon 7100 series.
 pub const XEON7100: Platform = Platform {
     id: PlatformId::XEON_7100,
@@ -256,9 +251,8 @@ pub const XEON7100: Platform = Platform {
     s_summary: &[],
     pci: &[],
     mmio_window: None,
-    // No fixed counter to simulate.
     #[cfg(feature = "sim")]
-    sim: SimSpec::new(l3_family, GlobalBlock::L3, 0, 0),
+    sim: model::SIM,
 };
 
 /// Xeon 7400 series.

@@ -14,14 +14,14 @@ use super::common::*;
 use super::{cfg, cfg1, cfg2, f};
 use crate::hw::catalog;
 use crate::hw::desc::*;
-#[cfg(feature = "sim")]
-use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::program::Msr;
 use crate::hw::special::Plain;
 use control::{CounterEnables, UGlobal, UboxEnable};
 
 pub mod control;
 pub mod mbox;
+#[cfg(feature = "sim")]
+pub mod model;
 pub mod rbox;
 pub mod sbox;
 pub mod special;
@@ -456,15 +456,6 @@ const NHMEX_CBOX_BITS: &[SummaryBit] = &[
     SummaryBit::new(1, 2, &[(BoxKind::Cbox, 4), (BoxKind::Cbox, 5)]),
 ];
 
-/// The register model's behaviour class of each box kind (both parts).
-#[cfg(feature = "sim")]
-fn nhmex_family(kind: BoxKind) -> Family {
-    match kind {
-        BoxKind::Ubox => Family::NhmUbox,
-        _ => Family::NhmBox,
-    }
-}
-
 /// Nehalem-EX.
 pub const NHMEX: Platform = Platform {
     id: PlatformId::NEHALEM_EX,
@@ -476,9 +467,8 @@ pub const NHMEX: Platform = Platform {
     s_summary: NHMEX_SUMMARY,
     pci: &[],
     mmio_window: None,
-    // The simulated W-box fixed counter runs at the uncore clock.
     #[cfg(feature = "sim")]
-    sim: SimSpec::new(nhmex_family, GlobalBlock::NhmexU, 0, 2400),
+    sim: model::NHMEX_SIM,
 };
 
 /// Westmere-EX.
@@ -489,5 +479,7 @@ pub const WSMEX: Platform = Platform {
     cpus: &[(6, 47)],
     types: &WSMEX_TYPES,
     s_summary: WSMEX_SUMMARY,
+    #[cfg(feature = "sim")]
+    sim: model::WSMEX_SIM,
     ..NHMEX
 };

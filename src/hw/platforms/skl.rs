@@ -24,12 +24,13 @@ use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::encode::{Attr, Encoded, Invalid, Kind};
 use crate::hw::global::{GlobalControl, ReportedCount};
-#[cfg(feature = "sim")]
-use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::overflow::{Hit, Walk};
 use crate::hw::pci::{at, bx, mchbar_base, BarWindow, PciFn, MCHBAR};
 use crate::hw::program::{GlobalState, Msr};
 use crate::hw::special::{Plain, Special};
+
+#[cfg(feature = "sim")]
+pub mod model;
 
 /// `MSR_UNC_PERF_GLOBAL_CTRL` fields (334060 Table 2-2).
 pub mod skl_global {
@@ -273,15 +274,6 @@ pub const PCI: &[PciFn] = &[
     at(0x9b73, 0, 0, bx(BoxKind::Imc, 0)),
 ];
 
-/// The register model's behaviour class of each box kind.
-#[cfg(feature = "sim")]
-fn skl_family(kind: BoxKind) -> Family {
-    match kind {
-        BoxKind::Imc => Family::SklImc,
-        _ => Family::Skl,
-    }
-}
-
 /// Skylake client.
 pub const SKL: Platform = Platform {
     id: PlatformId::SKYLAKE,
@@ -300,9 +292,8 @@ pub const SKL: Platform = Platform {
     global: &SklGlobal,
     pci: PCI,
     mmio_window: Some(IMC_WINDOW),
-    // The simulated fixed counter (C-box 0's) runs at UCLK.
     #[cfg(feature = "sim")]
-    sim: SimSpec::new(skl_family, GlobalBlock::Skl, 4, 2000),
+    sim: model::SIM,
 };
 
 /// `MSR_UNC_PERF_GLOBAL_CTRL` (0xe01) and status (0xe02), and

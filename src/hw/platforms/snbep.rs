@@ -13,12 +13,12 @@ use crate::hw::box_control::NoBoxCtl;
 use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::global::NoGlobal;
-#[cfg(feature = "sim")]
-use crate::hw::model::{Family, GlobalBlock};
 use crate::hw::pci::{at, bx, PciFn, Role};
 use crate::hw::special::Plain;
 
 pub mod box_ctl;
+#[cfg(feature = "sim")]
+pub mod model;
 pub mod special;
 
 use box_ctl::Freeze;
@@ -379,17 +379,6 @@ pub const PCI: &[PciFn] = &[
     },
 ];
 
-/// The register model's behaviour class of each box kind: the U-box has no
-/// box control, the HA and iMC controls no reset bits (327043 §2.1.1).
-#[cfg(feature = "sim")]
-fn snbep_family(kind: BoxKind) -> Family {
-    match kind {
-        BoxKind::Ubox => Family::EpUbox,
-        BoxKind::Ha | BoxKind::Imc => Family::SnbNoReset,
-        _ => Family::SnbBox,
-    }
-}
-
 /// Sandy Bridge-EP.
 pub const SNBEP: Platform = Platform {
     id: PlatformId::SANDY_BRIDGE_EP,
@@ -401,7 +390,6 @@ pub const SNBEP: Platform = Platform {
     global: &NoGlobal,
     pci: PCI,
     mmio_window: None,
-    // The simulated fixed counter runs at the iMC's DCLK (DDR3-1600).
     #[cfg(feature = "sim")]
-    sim: SimSpec::new(snbep_family, GlobalBlock::None, 0, 800),
+    sim: model::SIM,
 };
