@@ -82,6 +82,30 @@ pub(crate) unsafe fn hrtimer_setup(
     }
 }
 
+/// Whether `perf_pmu_unregister` revokes the PMU's events
+/// (`ru_pmu_unregister_revokes`: it returns an `int` since it does); where
+/// it does not, a PMU's registration waits for its events before it.
+pub(crate) const PMU_UNREGISTER_REVOKES: bool = cfg!(ru_pmu_unregister_revokes);
+
+/// Unregisters `pmu`. Its status, where it has one (`ru_pmu_unregister_revokes`),
+/// is an error only for a PMU that is not registered or one with
+/// `event_unmapped`: neither can be the caller's.
+///
+/// # Safety
+///
+/// `pmu` must be registered, by a caller that sets no `event_unmapped`; in
+/// process context.
+pub(crate) unsafe fn perf_pmu_unregister(pmu: *mut bindings::pmu) {
+    // SAFETY: As the function's own requirements.
+    #[cfg(ru_pmu_unregister_revokes)]
+    let _status: kernel::ffi::c_int = unsafe { bindings::perf_pmu_unregister(pmu) };
+    // SAFETY: As the function's own requirements.
+    #[cfg(not(ru_pmu_unregister_revokes))]
+    unsafe {
+        bindings::perf_pmu_unregister(pmu)
+    };
+}
+
 /// `smp_call_function_single`'s `wait` argument, set: wait until the
 /// function has run (`ru_smp_call_wait_bool`: a `bool`, formerly an `int`).
 #[cfg(ru_smp_call_wait_bool)]

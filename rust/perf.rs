@@ -24,7 +24,7 @@ use super::cpu::{CpuId, IrqsOff, OnPackage};
 use super::cpumask::CpuMask;
 use attrs::AttrGroups;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicI32, AtomicI64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI32, AtomicI64, AtomicUsize, Ordering};
 use kernel::error::{from_result, to_result, VTABLE_DEFAULT_ERROR};
 use kernel::ffi::c_int;
 use kernel::prelude::*;
@@ -542,9 +542,17 @@ impl<T: PmuOps> Adapter<T> {
     ///
     /// `pmu` must be the `struct pmu` of a live [`Registration<T>`].
     unsafe fn ops<'a>(pmu: *mut bindings::pmu) -> &'a T {
+        // SAFETY: As the function's own requirement.
+        unsafe { &Self::registration(pmu).ops }
+    }
+
+    /// # Safety
+    ///
+    /// `pmu` must be the `struct pmu` of a live [`Registration<T>`].
+    unsafe fn registration<'a>(pmu: *mut bindings::pmu) -> &'a Registration<T> {
         // SAFETY: By the function's requirement `pmu` is the `pmu` field of a
         // `Registration<T>`, which is pinned and outlives every callback.
-        unsafe { &(*super::compat::container_of!(pmu, Registration<T>, pmu)).ops }
+        unsafe { &*super::compat::container_of!(pmu, Registration<T>, pmu) }
     }
 
     /// # Safety
@@ -554,8 +562,17 @@ impl<T: PmuOps> Adapter<T> {
         from_result(|| {
             // SAFETY: perf calls `event_init` with an event whose `pmu` is this PMU, and the
             // event is alive and not yet installed for the whole call.
-            let (t, new) = unsafe { (Self::ops((*ev).pmu), NewEvent::from_raw(ev)) };
-            let data = t.event_init(new)?;
+            let (reg, new) = unsafe { (Self::registration((*ev).pmu), NewEvent::from_raw(ev)) };
+            // Counted before the check, which the drop makes after closing: either this sees
+            // the registration closing, or the drop sees this event.
+            reg.live.fetch_add(1, Ordering::SeqCst);
+            if reg.closing.load(Ordering::SeqCst) {
+                reg.live.fetch_sub(1, Ordering::Release);
+                return Err(ENODEV);
+            }
+            let data = reg.ops.event_init(new).inspect_err(|_| {
+                reg.live.fetch_sub(1, Ordering::Release);
+            })?;
             // SAFETY: The event is live and not yet installed, so nothing else reads its room or
             // its `hw.idx`; from here its room holds a `T::EventData` (the `Event` invariant),
             // and it is in no entry.
@@ -563,9 +580,24 @@ impl<T: PmuOps> Adapter<T> {
                 DataRoom::<T::EventData>::of(ev).write(data);
                 idx_of(ev).store(-1, Ordering::Relaxed);
                 added_package_of(ev).store(-1, Ordering::Relaxed);
+                // perf calls it once for an event that passed `event_init`, whether it fails
+                // later or is freed.
+                (*ev).destroy = Some(Self::destroy_callback);
             }
             Ok(0)
         })
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf once for an event of a [`Registration<T>`] that
+    /// passed `event_init`, when it is freed (or revoked, or fails after
+    /// `event_init`), before the registration is dropped.
+    unsafe extern "C" fn destroy_callback(ev: *mut bindings::perf_event) {
+        // SAFETY: perf calls `destroy` with the event's `pmu` still this PMU, whose registration
+        // waits for (or revokes) its events before it is dropped.
+        let reg = unsafe { Self::registration((*ev).pmu) };
+        reg.live.fetch_sub(1, Ordering::Release);
     }
 
     /// # Safety
@@ -722,16 +754,26 @@ impl<T: PmuOps> Adapter<T> {
 
 /// A registered PMU: its `struct pmu`, its name and sysfs files
 /// (`format/`, `events/`, and `cpumask` if it has one), and the driver
-/// object `T` whose callbacks it runs. Dropping it unregisters the PMU.
+/// object `T` whose callbacks it runs. Dropping it unregisters the PMU
+/// (it sleeps: process context only).
+///
+/// Its events do not outlive it: a kernel whose `perf_pmu_unregister`
+/// revokes the PMU's events does that; on one that does not (6.12), the
+/// drop refuses new events (`ENODEV`) and waits until every event opened
+/// before has been freed (a user holding one open keeps the drop waiting,
+/// with a message in the kernel log).
 ///
 /// # Invariants
 ///
 /// `pmu` is registered with perf, with `sysfs`'s attribute groups and name,
-/// from the end of initialisation until drop.
+/// from the end of initialisation until drop. `live` counts the events
+/// that passed `event_init` and have not been destroyed.
 #[pin_data(PinnedDrop)]
 pub struct Registration<T: PmuOps> {
     sysfs: Sysfs,
     ops: T,
+    live: AtomicUsize,
+    closing: AtomicBool,
     #[pin]
     pmu: Opaque<bindings::pmu>,
 }
@@ -775,6 +817,8 @@ impl<T: PmuOps> Registration<T> {
             sysfs: sysfs?,
             // Before the PMU: its callbacks may run as soon as it is registered.
             ops,
+            live: AtomicUsize::new(0),
+            closing: AtomicBool::new(false),
             pmu <- super::compat::opaque_try_ffi_init(move |pmu: *mut bindings::pmu| {
                 let mut raw = Adapter::<T>::build(module);
                 raw.attr_groups = groups;
@@ -827,9 +871,39 @@ impl<T: PmuOps> Registration<T> {
 #[pinned_drop]
 impl<T: PmuOps> PinnedDrop for Registration<T> {
     fn drop(self: Pin<&mut Self>) {
-        // SAFETY: The PMU is registered (type invariant). Unregistering removes its sysfs files
-        // (waiting for readers) and waits for running callbacks; afterwards nothing refers to
-        // the fields dropped after this.
-        unsafe { bindings::perf_pmu_unregister(self.pmu.get()) };
+        self.closing.store(true, Ordering::SeqCst);
+        if !super::compat::PMU_UNREGISTER_REVOKES {
+            self.wait_for_events();
+        }
+        // SAFETY: The PMU is registered (type invariant), without `event_unmapped`; a drop
+        // runs in process context. Unregistering removes its sysfs files (waiting for
+        // readers), waits for running callbacks and revokes the events left (where the kernel
+        // does; elsewhere none is left); afterwards nothing refers to the fields dropped after
+        // this.
+        unsafe { super::compat::perf_pmu_unregister(self.pmu.get()) };
+    }
+}
+
+impl<T: PmuOps> Registration<T> {
+    /// Waits until every event of the PMU has been destroyed: perf frees an
+    /// event when its last user closes it. New events are refused already.
+    fn wait_for_events(&self) {
+        let mut said = false;
+        loop {
+            let n = self.live.load(Ordering::Acquire);
+            if n == 0 {
+                return;
+            }
+            if !said {
+                pr_info!(
+                    "perf PMU type {}: waiting for {} event(s) to be closed before unregistering\n",
+                    self.pmu_type(),
+                    n
+                );
+                said = true;
+            }
+            // SAFETY: The drop runs in process context (it unregisters, which sleeps).
+            unsafe { bindings::msleep(20) };
+        }
     }
 }

@@ -30,6 +30,8 @@ probe() {
 probe ru_pin_init_crate scripts/Makefile.build '[-]-extern pin_init( |$)'
 # The kernel's bindgen parameters derive `MaybeZeroable` on every struct.
 probe ru_bindgen_maybe_zeroable rust/bindgen_parameters 'MaybeZeroable'
+# `perf_pmu_unregister()` returns an `int` and revokes the PMU's events.
+probe ru_pmu_unregister_revokes include/linux/perf_event.h '^extern int perf_pmu_unregister\('
 # `hrtimer_setup()` replaces `hrtimer_init()` plus setting `.function`.
 probe ru_hrtimer_setup include/linux/hrtimer.h '^extern void hrtimer_setup\('
 # `Opaque::cast_into` replaces `Opaque::raw_get`.

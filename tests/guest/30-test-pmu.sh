@@ -7,7 +7,9 @@
 # stat (per task, against perf's own task-clock, and CPU-wide per package),
 # refuses an unknown event with a message, moves CPU events within a
 # package and refuses to move them across packages (its debugfs file
-# migrate, perf::Registration::migrate), and unloads.
+# migrate, perf::Registration::migrate), drops and registers a PMU again
+# while events of it are open (reregister: perf revokes them, or the drop
+# waits for them), and unloads.
 #
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
@@ -123,6 +125,52 @@ if [ -n "$same" ] && [ -n "$other" ]; then
 else
 	skip "no two online CPUs besides CPU 0, one in its package and one not"
 fi
+
+# Registration's drop with live events: the debugfs file reregister drops
+# rust_test_clock's registration while perf stat holds CPU events of it
+# open, then registers it again. A kernel whose perf_pmu_unregister
+# revokes events does that; on one that does not (6.12) the drop refuses
+# new events (ENODEV) and waits until perf has closed its events. Either
+# way, nothing touches the freed PMU when the events are closed (the debug
+# kernel has KASAN).
+R=/sys/kernel/debug/rust_test_pmu/reregister
+before=$(dmesg | wc -l)
+perf stat -a -x, -e rust_test_clock/ns/ -- sleep 2 2>/tmp/rr.out >/dev/null &
+perf_pid=$!
+sleep 0.5
+t0=$(date +%s%N)
+sh -c "echo 1 >$R" 2>/tmp/rr.err &
+rr_pid=$!
+sleep 0.5
+if kill -0 "$rr_pid" 2>/dev/null; then
+	waited=1
+	check_eq "while the drop waits: a new event is refused (ENODEV)" "$(po rust_test_clock 0 --task)" "ENODEV 0"
+else
+	waited=0
+fi
+wait "$rr_pid"
+rc=$?
+t1=$(date +%s%N)
+wait "$perf_pid"
+check_eq "reregister with live events: done ($(cat /tmp/rr.err))" "$rc" "0"
+ms=$(((t1 - t0) / 1000000))
+new=$(dmesg | tail -n +"$((before + 1))")
+echo "# reregister took $ms ms (waited: $waited); perf stat printed: $(tr '\n' ' ' </tmp/rr.out)"
+if [ "$waited" = 1 ]; then
+	check "the drop waited until perf closed its events (>= 1 s: $ms ms) and said so" \
+		sh -c "[ $ms -ge 1000 ] && echo \"\$1\" | grep -q 'waiting for [0-9]* event(s) to be closed'" sh "$new"
+else
+	check "perf revoked the events: the drop did not wait (< 1 s: $ms ms)" [ "$ms" -lt 1000 ]
+fi
+sleep 0.5
+new=$(dmesg | tail -n +"$((before + 1))")
+check "no KASAN report, BUG, oops or warning once the events were closed" \
+	sh -c "! echo \"\$1\" | grep -qE 'KASAN|BUG:|Oops|general protection|WARNING:'" sh "$new"
+echo "$new" | grep -E 'KASAN|BUG:|Oops|WARNING:' | head -5 | sed 's/^/# /'
+out=$(pstat rust_test_clock/ns/ sh -c 'i=0; while [ $i -lt 10000 ]; do i=$((i + 1)); done')
+ns=$(echo "$out" | awk -F, '$3 ~ /rust_test_clock/ { print $1 }')
+check "rust_test_clock is registered again and counts ($ns ns)" \
+	awk -v a="${ns:--1}" 'BEGIN { exit !(a > 0) }'
 
 check "rmmod rust_test_pmu" rmmod rust_test_pmu
 check "the PMUs are gone" sh -c "[ ! -e $DEV/rust_test_clock ] && [ ! -e $DEV/rust_test_package ]"

@@ -15,10 +15,13 @@
 //! (see `Kbuild`); the guest test `tests/guest/30-test-pmu.sh` loads it and
 //! counts with `perf stat`.
 //!
-//! One debugfs file, `/sys/kernel/debug/rust_test_pmu/migrate` (write
-//! `<from> <to>`), calls [`Registration::migrate`] for `rust_test_clock`:
-//! its CPU events on CPU `from` move to CPU `to` of the same package, and
-//! two packages are refused (`EINVAL`).
+//! Two debugfs files under `/sys/kernel/debug/rust_test_pmu/`: `migrate`
+//! (write `<from> <to>`) calls [`Registration::migrate`] for
+//! `rust_test_clock`: its CPU events on CPU `from` move to CPU `to` of the
+//! same package, and two packages are refused (`EINVAL`). `reregister`
+//! (write anything) drops `rust_test_clock`'s registration, with whatever
+//! events it has, and registers it again: the drop's handling of live
+//! events (waiting for them, or perf revoking them) under test.
 
 #[path = "../../rust/mod.rs"]
 pub mod sys;
@@ -26,7 +29,7 @@ pub mod sys;
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::str::CStr;
-use kernel::sync::Arc;
+use kernel::sync::{new_mutex, Arc, Mutex};
 use sys::cpu::{self, CpuId, IrqsOff};
 use sys::debugfs::{DebugfsOps, Dir, Writer};
 use sys::perf::{
@@ -147,13 +150,33 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
 
 /// The number of the debugfs file `migrate`.
 const MIGRATE: u32 = 0;
+/// The number of the debugfs file `reregister`.
+const REREGISTER: u32 = 1;
 
 /// The debugfs files.
-static FILES: [(&CStr, u32); 1] = [(c_str!("migrate"), MIGRATE)];
+static FILES: [(&CStr, u32); 2] = [
+    (c_str!("migrate"), MIGRATE),
+    (c_str!("reregister"), REREGISTER),
+];
 
-/// The debugfs files' handler, which owns `rust_test_clock`.
+/// `rust_test_clock`'s registration.
+type Clock = Pin<KBox<Registration<ClockPmu<false>>>>;
+
+/// Registers `rust_test_clock`.
+fn register_clock(module: &'static ThisModule) -> Result<Clock> {
+    KBox::pin_init(
+        Registration::new(module, c_str!("rust_test_clock"), ClockPmu, FORMATS, EVENTS),
+        GFP_KERNEL,
+    )
+}
+
+/// The debugfs files' handler, which owns `rust_test_clock` (`None` only
+/// when registering it again failed).
+#[pin_data]
 struct Control {
-    clock: Pin<KBox<Registration<ClockPmu<false>>>>,
+    module: &'static ThisModule,
+    #[pin]
+    clock: Mutex<Option<Clock>>,
 }
 
 impl DebugfsOps for Control {
@@ -161,8 +184,15 @@ impl DebugfsOps for Control {
         Err(EINVAL)
     }
 
-    /// `migrate`: `<from> <to>`, two online CPUs.
+    /// `migrate`: `<from> <to>`, two online CPUs; `reregister`: anything.
     fn write(&self, file: u32, input: &str) -> Result {
+        if file == REREGISTER {
+            let mut clock = self.clock.lock();
+            // The old one goes first: both have the same name.
+            *clock = None;
+            *clock = Some(register_clock(self.module)?);
+            return Ok(());
+        }
         if file != MIGRATE {
             return Err(EINVAL);
         }
@@ -177,7 +207,10 @@ impl DebugfsOps for Control {
             sys::pr_dbg!("rust_test_pmu: migrate: want two online CPUs\n");
             return Err(EINVAL);
         };
-        self.clock.migrate(from, to)
+        match &*self.clock.lock() {
+            Some(clock) => clock.migrate(from, to),
+            None => Err(ENODEV),
+        }
     }
 }
 
@@ -190,10 +223,7 @@ struct TestPmuModule {
 
 impl kernel::Module for TestPmuModule {
     fn init(module: &'static ThisModule) -> Result<Self> {
-        let clock = KBox::pin_init(
-            Registration::new(module, c_str!("rust_test_clock"), ClockPmu, FORMATS, EVENTS),
-            GFP_KERNEL,
-        )?;
+        let clock = register_clock(module)?;
         let package = KBox::pin_init(
             Registration::new(
                 module,
@@ -204,7 +234,13 @@ impl kernel::Module for TestPmuModule {
             ),
             GFP_KERNEL,
         )?;
-        let control = Arc::new(Control { clock }, GFP_KERNEL)?;
+        let control = Arc::pin_init(
+            pin_init!(Control {
+                module,
+                clock <- new_mutex!(Some(clock), "rust_test_pmu:clock"),
+            }),
+            GFP_KERNEL,
+        )?;
         let files = KBox::pin_init(
             Dir::new(module, c_str!("rust_test_pmu"), &FILES, control),
             GFP_KERNEL,
