@@ -39,7 +39,7 @@
 # and the simulation module rust_uncore_sim.ko and the test PMU module
 # rust_test_pmu.ko built with it), the kernel's own C
 # driver (/lib/modules/intel-uncore.ko), the test library and tools and
-# README.md (/tests). On the stock kernel it also has what the
+# README.md and Documentation/platforms.rst (/tests). On the stock kernel it also has what the
 # README's commands installed in its Debian root (/lib/modules/<release>/,
 # for modprobe), and what the Debian package's install made of that
 # directory in a copy of the root (/deb/lib/modules/<release>/). MODARGS is also exported to the script. Between scripts
@@ -206,6 +206,8 @@ done
 cp -r "$REPO_DIR/tests/guest/." "$work/root/tests/"
 cp -r "$REPO_DIR/tests/selftests" "$work/root/tests/"
 cp "$REPO_DIR/README.md" "$work/root/tests/"
+# The list of deliberate differences from the C driver (33-c-writes).
+cp "$REPO_DIR/Documentation/platforms.rst" "$work/root/tests/"
 if [ "$kernel" = stock ]; then
 	# What the README's commands installed in the Debian root (check.sh
 	# runs them), without the link to the headers.

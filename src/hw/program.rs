@@ -457,6 +457,7 @@ pub fn event_enable(
     pmi: bool,
 ) -> Ops {
     let mut ops = Ops::default();
+    t.special.before_enable(i as u32, shared, choice, &mut ops);
     if let Some(ch) = choice {
         t.special.write_shared(i as u32, shared, ch, &mut ops);
     }

@@ -46,6 +46,13 @@ pub trait Special: Sync + fmt::Debug {
         let _ = (i, shared, choice, ops);
     }
 
+    /// Writes to `ops` what box `i` needs before any event's enabling
+    /// write, whether or not the event uses shared registers (`choice`),
+    /// with the box's shared-register state `shared` (this event's slots
+    /// already taken).
+    fn before_enable(&self, i: u32, shared: &Shared, choice: Option<&Choice>, ops: &mut Ops) {
+        let _ = (i, shared, choice, ops);
+    }
     /// The bits an enabling write of control value `ctl` adds (besides the
     /// enable and overflow-interrupt bits).
     fn enable_bits(&self, ctl: u64) -> u64 {

@@ -12,6 +12,12 @@
  *        (real hardware, where nothing can be injected)
  * Prints one TAP line per PMU ("ok K - uncore_x: A aliases"), the failures
  * as '#' lines, and the plan; exits 1 if any alias failed.
+ *
+ *        alias_check -l FILE
+ * Each line "PMU|terms" of FILE in turn: writes "ev K" (K from 1) to the
+ * trace marker, then opens the event on the first CPU of the PMU's
+ * cpumask, enables, disables, reads and closes it. Prints "# K: ..." for
+ * an event that failed; exits 1 if any did.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +33,7 @@
 
 #define DEV "/sys/bus/event_source/devices"
 #define INJECT "/sys/kernel/debug/rust_uncore/inject"
+#define MARKER "/sys/kernel/tracing/trace_marker"
 #define MAX_FMT 64
 #define MAX_RANGES 4
 
@@ -157,6 +164,21 @@ static int inject(const char *pmu, int socket, uint64_t n)
 	return r;
 }
 
+
+/* Opens a disabled counting event of PMU type on cpu with config words w. */
+static int open_event(unsigned int type, int cpu, const uint64_t *w)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.type = type;
+	a.size = sizeof(a);
+	a.config = w[0];
+	a.config1 = w[1];
+	a.config2 = w[2];
+	a.disabled = 1;
+	return syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
+}
 /* Checks one PMU; returns the number of failing aliases. */
 static int check_pmu(const char *pmu, uint64_t n, int *count)
 {
@@ -179,7 +201,6 @@ static int check_pmu(const char *pmu, uint64_t n, int *count)
 	if (!dir)
 		return 0;
 	while ((d = readdir(dir))) {
-		struct perf_event_attr a;
 		uint64_t w[3] = { 0, 0, 0 }, v = 0;
 		int fd;
 
@@ -192,14 +213,7 @@ static int check_pmu(const char *pmu, uint64_t n, int *count)
 			continue;
 		}
 		(*count)++;
-		memset(&a, 0, sizeof(a));
-		a.type = type;
-		a.size = sizeof(a);
-		a.config = w[0];
-		a.config1 = w[1];
-		a.config2 = w[2];
-		a.disabled = 1;
-		fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, 0);
+		fd = open_event(type, cpu, w);
 		if (fd < 0) {
 			printf("# %s/%s/: open: %s\n", pmu, d->d_name, strerror(errno));
 			fails++;
@@ -223,11 +237,65 @@ static int check_pmu(const char *pmu, uint64_t n, int *count)
 	return fails;
 }
 
+/* Opens, enables, disables, reads and closes one event; 0 on success. */
+static int cycle(unsigned int type, int cpu, const uint64_t *w)
+{
+	uint64_t v;
+	int fd = open_event(type, cpu, w), r;
+
+	if (fd < 0)
+		return -1;
+	r = ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) ||
+	    read(fd, &v, sizeof(v)) != sizeof(v);
+	close(fd);
+	return r ? -1 : 0;
+}
+
+/* -l FILE; returns the number of events that failed. */
+static int run_list(const char *file)
+{
+	char line[1024], path[1100], buf[64];
+	FILE *f = fopen(file, "r");
+	int marker = open(MARKER, O_WRONLY), k = 0, fails = 0;
+
+	if (!f || marker < 0) {
+		printf("# %s or %s: %s\n", file, MARKER, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct fmt fm[MAX_FMT];
+		uint64_t w[3] = { 0, 0, 0 };
+		char *terms = strchr(line, '|');
+		int nfm, cpu, len;
+
+		line[strcspn(line, "\n")] = 0;
+		if (!terms)
+			continue;
+		*terms++ = 0;
+		len = snprintf(buf, sizeof(buf), "ev %d\n", ++k);
+		if (write(marker, buf, len) != len)
+			fails++;
+		nfm = load_formats(line, fm);
+		cpu = first_cpu(line);
+		snprintf(path, sizeof(path), DEV "/%s/type", line);
+		if (cpu < 0 || read_file(path, buf, sizeof(buf)) || apply_terms(terms, fm, nfm, w) ||
+		    cycle(atoi(buf), cpu, w)) {
+			printf("# %d: %s: %s\n", k, line, strerror(errno));
+			fails++;
+		}
+	}
+	fclose(f);
+	close(marker);
+	return fails;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n = 7;
 	int i, k = 0, failed = 0, total = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "-l"))
+		return run_list(argv[2]) != 0;
 	if (argc > 1 && !strcmp(argv[1], "-o")) {
 		open_only = 1;
 		argv++;

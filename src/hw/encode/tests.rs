@@ -540,6 +540,58 @@ fn nhmex_mbox_subcontrols() {
     .is_err());
 }
 
+/// `M_MSR_PMU_MM_CFG` (0xe54 + 8 *n*): an address-match event sets it;
+/// once no running event holds the address match, the next M-box event
+/// clears it (as the C driver writes it 0 for every M-box event), and
+/// while one holds it, another event leaves it alone.
+#[test]
+fn nhmex_mbox_mm_cfg_cleared_when_free() {
+    use crate::hw::program::{self, Addr, Ctr, Msr, Op};
+    use crate::hw::shared::Choice;
+    let m = t(&WSMEX, "mbox");
+    // The MM_CFG (0xe54 + 8) writes of counter j's enabling write.
+    let mm_writes = |j: u8, ctl: u64, s: &Shared, ch: Option<&Choice>| -> std::vec::Vec<u64> {
+        let ops = program::event_enable(m, 1, Ctr::General(j), ctl, s, ch, false);
+        ops.as_slice()
+            .iter()
+            .filter_map(|o| match o {
+                Op::Write(Addr::Msr(r), v) if *r == Msr::new(0xe54 + 8) => Some(*v),
+                _ => None,
+            })
+            .collect()
+    };
+    let matched = encode(
+        m,
+        1,
+        Attr {
+            config: 0xa << 9,
+            config1: 0,
+            config2: 1 << 63,
+        },
+    )
+    .unwrap();
+    // inc_sel 0x4 (a subcontrol register), inc_sel 0x1 (none).
+    let plain = encode(m, 1, Attr::config(0x4 << 9)).unwrap();
+    let bare = encode(m, 1, Attr::config(0x1 << 9)).unwrap();
+    assert!(bare.shared.is_none());
+    let mut s = Shared::default();
+    let im = s.take(&matched.shared).unwrap();
+    let ch = matched.shared.choices()[usize::from(im)];
+    assert_eq!(
+        mm_writes(0, matched.ctl_for(im), &s, Some(&ch)),
+        [0, 1 << 63]
+    );
+    // Another event while the address match is held: MM_CFG stays.
+    let ip = s.take(&plain.shared).unwrap();
+    let pch = plain.shared.choices().get(usize::from(ip)).copied();
+    assert_eq!(mm_writes(1, plain.ctl_for(ip), &s, pch.as_ref()), []);
+    // The address-match event gone, the next event clears it, with shared
+    // registers or without.
+    s.release(&matched.shared, im);
+    assert_eq!(mm_writes(1, plain.ctl_for(ip), &s, pch.as_ref()), [0]);
+    assert_eq!(mm_writes(2, bare.ctl_for(0), &s, None), [0]);
+}
+
 #[test]
 fn skl_imc_free_running() {
     let imc = t(&SKL, "imc");

@@ -181,6 +181,17 @@ impl Special for Mbox {
         })
     }
 
+    /// `M_MSR_PMU_MM_CFG` bit 63 (Table 2-70) stays set after the last
+    /// address-match event has gone: an event without one clears it while
+    /// no running event holds the address match (the C driver writes it 0
+    /// for every M-box event).
+    fn before_enable(&self, i: u32, s: &Shared, choice: Option<&Choice>, ops: &mut Ops) {
+        let addr = choice.is_some_and(|c| c.slots().iter().any(|r| r.slot == MBOX_ADDR_MATCH));
+        if !addr && s.slot(MBOX_ADDR_MATCH as usize).refs == 0 {
+            ops.write(Addr::Msr(Msr::new(0xe54 + 8 * i)), 0);
+        }
+    }
+
     fn write_shared(&self, i: u32, s: &Shared, choice: &Choice, ops: &mut Ops) {
         let off = 0x40 * i;
         for r in choice.slots() {
