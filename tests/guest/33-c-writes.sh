@@ -5,7 +5,7 @@
 # (intel-uncore.ko of the same kernel), on each CPU model the C driver
 # registers MSR PMUs for. The events: every alias of the C driver on the
 # first PMU of each type, and a spread of this driver's own aliases there
-# (every Nth, at most about 60) whose terms the C driver's formats can
+# (every Nth, at most about 40) whose terms the C driver's formats can
 # express. Each driver in turn is loaded with the msr:write_msr tracepoint
 # on, and each event is opened, enabled, disabled, read and closed
 # (alias_check -l, which marks each event in the trace). Every value the C
@@ -77,7 +77,7 @@ for n in $(cut -d' ' -f1 $W/formats | sort -u); do
 	done
 done >$W/our-events
 check "unload" unload
-every=$((($(wc -l <$W/our-events) + 59) / 60))
+every=$((($(wc -l <$W/our-events) + 39) / 40))
 [ "$every" -ge 1 ] || every=1
 awk -v e="$every" 'NR % e == 0' $W/our-events >>$W/c-events 2>/dev/null
 sort -u $W/c-events >$W/events
