@@ -759,9 +759,14 @@ impl<T: PmuOps> Adapter<T> {
 ///
 /// Its events do not outlive it: a kernel whose `perf_pmu_unregister`
 /// revokes the PMU's events does that; on one that does not (6.12), the
-/// drop refuses new events (`ENODEV`) and waits until every event opened
-/// before has been freed (a user holding one open keeps the drop waiting,
-/// with a message in the kernel log).
+/// drop refuses new events (`ENODEV`) and waits until perf has destroyed
+/// every event opened before (a user holding one open keeps the drop
+/// waiting, with a message in the kernel log). What 6.12's free path does
+/// after `destroy` (dropping its context and module references, a few
+/// statements without sleeping) has no later callback to count: the
+/// unregister waits for RCU grace periods before it frees anything, which
+/// is after those statements unless their task is preempted in between
+/// (6.12 offers nothing stronger; 7.x revokes).
 ///
 /// # Invariants
 ///
