@@ -18,6 +18,11 @@
  * trace marker, then opens the event on the first CPU of the PMU's
  * cpumask, enables, disables, reads and closes it. Prints "# K: ..." for
  * an event that failed; exits 1 if any did.
+ *
+ *        alias_check -e FILE
+ * Each line "PMU|terms" of FILE, as the loaded driver's format/ files
+ * encode it: "PMU|terms|config config1 config2" (hex), or "PMU|terms|-"
+ * where the terms do not apply.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -289,6 +294,39 @@ static int run_list(const char *file)
 	return fails;
 }
 
+/* -e FILE: each line's encoding under the loaded driver's formats. */
+static int encode_list(const char *file)
+{
+	char line[1024], copy[1024];
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		printf("# %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct fmt fm[MAX_FMT];
+		uint64_t w[3] = { 0, 0, 0 };
+		char *terms;
+		int nfm;
+
+		line[strcspn(line, "\n")] = 0;
+		terms = strchr(line, '|');
+		if (!terms)
+			continue;
+		*terms++ = 0;
+		snprintf(copy, sizeof(copy), "%s", terms);
+		nfm = load_formats(line, fm);
+		if (nfm < 0 || apply_terms(copy, fm, nfm, w))
+			printf("%s|%s|-\n", line, terms);
+		else
+			printf("%s|%s|%llx %llx %llx\n", line, terms, (unsigned long long)w[0],
+			       (unsigned long long)w[1], (unsigned long long)w[2]);
+	}
+	fclose(f);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t n = 7;
@@ -296,6 +334,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "-l"))
 		return run_list(argv[2]) != 0;
+	if (argc == 3 && !strcmp(argv[1], "-e"))
+		return encode_list(argv[2]);
 	if (argc > 1 && !strcmp(argv[1], "-o")) {
 		open_only = 1;
 		argv++;
