@@ -581,7 +581,8 @@ impl SimSpec {
             ctl_lacks: 0,
             aux_msr: |_, _, _| None,
             fits: |_, _| true,
-            counts: crate::hw::model::count::plain_counts,
+            // The event select and the whole unit mask.
+            counts: |_, _, _, _, ctl, o| crate::hw::model::count::select_counts(ctl, 0xff, o),
             occupancy: |_, _| false,
             summary_bit: |_, _, _| None,
             read_counter: |_, v| v,

@@ -161,19 +161,6 @@ pub(crate) fn select_counts(ctl: u64, field: u8, o: &Occurrence) -> Option<u64> 
     (event_select(ctl) == o.event && umask_bits_ok(umask, o)).then(|| amount(ctl, o))
 }
 
-/// The rule of a part without filters: the event select and the whole unit
-/// mask (the default [`SimSpec::counts`](crate::hw::desc::SimSpec::counts)).
-pub fn plain_counts(
-    _sock: &Socket,
-    _b: &ModelBox,
-    _kind: BoxKind,
-    _j: usize,
-    ctl: u64,
-    o: &Occurrence,
-) -> Option<u64> {
-    select_counts(ctl, 0xff, o)
-}
-
 /// Whether `n` fits one step of a counter `width` bits wide: a step of a
 /// whole wrap or more would be seen as nothing (the counters of no
 /// hardware advance that far between two reads).

@@ -91,14 +91,7 @@ pub enum GlobalBlock {
         summary: [u32; 2],
     },
     /// Skylake `MSR_UNC_PERF_GLOBAL_CTRL`/`STATUS`, `MSR_UNC_CBO_CONFIG`.
-    Skl {
-        /// `MSR_UNC_PERF_GLOBAL_CTRL`.
-        ctl: u32,
-        /// `MSR_UNC_PERF_GLOBAL_STATUS`.
-        status: u32,
-        /// `MSR_UNC_CBO_CONFIG`.
-        cbo_config: u32,
-    },
+    Skl(SklRegs),
     /// Xeon 7100/7400 `MSR_EMON_L3_GL_CTL`.
     L3 {
         /// The first counter's combined control/counter register.
@@ -106,6 +99,17 @@ pub enum GlobalBlock {
         /// `MSR_EMON_L3_GL_CTL`.
         gl_ctl: u32,
     },
+}
+
+/// Where Skylake's global registers are ([`GlobalBlock::Skl`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SklRegs {
+    /// `MSR_UNC_PERF_GLOBAL_CTRL`.
+    pub ctl: u32,
+    /// `MSR_UNC_PERF_GLOBAL_STATUS`.
+    pub status: u32,
+    /// `MSR_UNC_CBO_CONFIG`.
+    pub cbo_config: u32,
 }
 
 /// One PMON box of the model.

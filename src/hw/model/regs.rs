@@ -207,16 +207,12 @@ pub(super) fn rdmsr(m: &Model, sock: &Socket, msr: u32) -> Result<u64, ModelErro
                 return Ok(nhm_summary(p, sock, side as u32));
             }
         }
-        GlobalBlock::Skl {
-            ctl,
-            status,
-            cbo_config,
-        } => {
-            if msr == ctl {
+        GlobalBlock::Skl(r) => {
+            if msr == r.ctl {
                 return Ok(sock.global_ctl);
-            } else if msr == status {
+            } else if msr == r.status {
                 return Ok(sock.global_status);
-            } else if msr == cbo_config {
+            } else if msr == r.cbo_config {
                 return Ok(u64::from(m.cbos) + 1);
             }
         }
@@ -298,19 +294,15 @@ pub(super) fn wrmsr(
                 return Ok(());
             }
         }
-        GlobalBlock::Skl {
-            ctl,
-            status,
-            cbo_config,
-        } => {
-            if msr == ctl {
+        GlobalBlock::Skl(r) => {
+            if msr == r.ctl {
                 sock.global_ctl = v & skl_bits::CTL_VALID;
                 return Ok(());
-            } else if msr == status {
+            } else if msr == r.status {
                 sock.global_status &=
                     !(v & (skl_bits::FIXED_OVF | skl_bits::ARB_OVF | skl_bits::CBO_OVF));
                 return Ok(());
-            } else if msr == cbo_config {
+            } else if msr == r.cbo_config {
                 // Read-only: a write faults.
                 return Err(ModelError::NoRegister);
             }

@@ -8,7 +8,7 @@
 use super::{CTR_CTL0, GL_CTL};
 use crate::hw::desc::{BoxKind, SimSpec};
 use crate::hw::model::count::inc_of;
-use crate::hw::model::{Family, GlobalBlock, ModelBox, Occurrence, Socket};
+use crate::hw::model::{Family, GlobalBlock, Occurrence};
 
 /// The register model's behaviour class of each box kind: one for all.
 fn family(_kind: BoxKind) -> Family {
@@ -18,21 +18,14 @@ fn family(_kind: BoxKind) -> Family {
 /// What a counter with control `ctl` counts of `o`: all of it when the
 /// control has every bit of `o`'s attribute set (`sub`, in the control
 /// field's position).
-fn counts(
-    _sock: &Socket,
-    _b: &ModelBox,
-    _kind: BoxKind,
-    _j: usize,
-    ctl: u64,
-    o: &Occurrence,
-) -> Option<u64> {
+fn counts(ctl: u64, o: &Occurrence) -> Option<u64> {
     let want = o.props.sub.unwrap_or(0);
     (ctl & want == want).then(|| o.cycles.saturating_mul(inc_of(o)))
 }
 
 /// The model of both parts. No fixed counter to simulate.
 pub const SIM: SimSpec = SimSpec {
-    counts,
+    counts: |_, _, _, _, ctl, o| counts(ctl, o),
     ..SimSpec::new(
         family,
         GlobalBlock::L3 {

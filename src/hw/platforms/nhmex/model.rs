@@ -113,7 +113,9 @@ fn counts(
     o: &Occurrence,
 ) -> Option<u64> {
     match kind {
-        BoxKind::Bbox | BoxKind::Mbox | BoxKind::Rbox => special(part, b, kind, j, ctl, o),
+        BoxKind::Bbox => bbox(b, j, ctl, o),
+        BoxKind::Mbox => mbox(part, b, ctl, o),
+        BoxKind::Rbox => rbox(b, ctl, o),
         BoxKind::Sbox => {
             let field = sbox_umask_field(part, crate::hw::model::count::event_select(ctl));
             let n = select_counts(ctl, field, o)?;
@@ -129,96 +131,87 @@ fn counts(
     }
 }
 
-/// The B-, M- and R-boxes' own event selects and subcontrols.
-fn special(
-    part: &Part,
-    b: &ModelBox,
-    kind: BoxKind,
-    j: usize,
-    ctl: u64,
-    o: &Occurrence,
-) -> Option<u64> {
-    let n = o.cycles.saturating_mul(inc_of(o));
-    match kind {
-        BoxKind::Bbox => {
-            // ev_sel 5:1 of the counter's own event set (Table 2-20).
-            let ev = (ctl >> 1) & 0x1f;
-            let mine = o.props.counter.unwrap_or(j as u8) as usize == j;
-            if ev != u64::from(o.event) || !mine {
-                return None;
-            }
-            match o.props.packet {
-                Some(pk) if (pk ^ b.aux[0]) & b.aux[1] != 0 => None,
-                _ => Some(n),
-            }
-        }
-        BoxKind::Mbox => {
-            // inc_sel 13:9 (Table 2-67).
-            let inc_sel = (ctl >> 9) & 0x1f;
-            if inc_sel != u64::from(o.event) {
-                return None;
-            }
-            let sub = o.props.sub;
-            let ok = match inc_sel {
-                0xd..=0x10 => {
-                    let (shared, fields) = zdp_layout(part.wsmex_zdp);
-                    let f = (inc_sel - 0xd) as usize;
-                    match sub {
-                        Some(v) => {
-                            let want = (v & shared) | fields[f].set(0, fields[0].get(v));
-                            b.aux[7] & (shared | fields[f].mask()) == want
-                        }
-                        None => true,
-                    }
-                }
-                _ => {
-                    let r = match inc_sel {
-                        0x0 => Some(1),
-                        0x4 | 0x5 => Some(4),
-                        0x9 | 0xa => Some(2),
-                        0xb => Some(6),
-                        0x16 => Some(5),
-                        _ => None,
-                    };
-                    match (r, sub) {
-                        (Some(r), Some(v)) => b.aux[r] & v == v,
-                        _ => true,
-                    }
-                }
-            };
-            ok.then_some(n)
-        }
-        BoxKind::Rbox => {
-            // ev_sel 5:1 (Table 2-44): six events per port.
-            let ev = (ctl >> 1) & 0x1f;
-            if ev != u64::from(o.event) {
-                return None;
-            }
-            let q = (ev / 6) as usize;
-            let sub = ev % 6;
-            let a = |x: usize| b.aux[q * 9 + x];
-            let ok = match sub {
-                0 | 1 => o
-                    .props
-                    .sub
-                    .map(|v| a(sub as usize) & v != 0)
-                    .unwrap_or(true),
-                2 | 3 => o
-                    .props
-                    .sub
-                    .map(|v| (a(2) >> (8 * (sub - 2))) & 0xff == v)
-                    .unwrap_or(true),
-                _ => {
-                    let base = if sub == 4 { 3 } else { 6 };
-                    let (mm, m, k) = (a(base), a(base + 1), a(base + 2));
-                    let on = mm & (1 << 63) == 0 && mm & (1 << 21) != 0;
-                    on && o.props.packet.map(|pk| (pk ^ m) & k == 0).unwrap_or(true)
-                }
-            };
-            ok.then_some(n)
-        }
-        _ => None,
+/// The B-box: ev_sel 5:1 of the counter's own event set (Table 2-20), and
+/// the packet match/mask.
+fn bbox(b: &ModelBox, j: usize, ctl: u64, o: &Occurrence) -> Option<u64> {
+    let ev = (ctl >> 1) & 0x1f;
+    let mine = o.props.counter.unwrap_or(j as u8) as usize == j;
+    if ev != u64::from(o.event) || !mine {
+        return None;
     }
+    match o.props.packet {
+        Some(pk) if (pk ^ b.aux[0]) & b.aux[1] != 0 => None,
+        _ => Some(o.cycles.saturating_mul(inc_of(o))),
+    }
+}
+
+/// The M-box: inc_sel 13:9 (Table 2-67), its subcontrol registers and the
+/// `ZDP_CTL_FVC` fields.
+fn mbox(part: &Part, b: &ModelBox, ctl: u64, o: &Occurrence) -> Option<u64> {
+    let inc_sel = (ctl >> 9) & 0x1f;
+    if inc_sel != u64::from(o.event) {
+        return None;
+    }
+    let sub = o.props.sub;
+    let ok = match inc_sel {
+        0xd..=0x10 => {
+            let (shared, fields) = zdp_layout(part.wsmex_zdp);
+            let f = (inc_sel - 0xd) as usize;
+            match sub {
+                Some(v) => {
+                    let want = (v & shared) | fields[f].set(0, fields[0].get(v));
+                    b.aux[7] & (shared | fields[f].mask()) == want
+                }
+                None => true,
+            }
+        }
+        _ => {
+            let r = match inc_sel {
+                0x0 => Some(1),
+                0x4 | 0x5 => Some(4),
+                0x9 | 0xa => Some(2),
+                0xb => Some(6),
+                0x16 => Some(5),
+                _ => None,
+            };
+            match (r, sub) {
+                (Some(r), Some(v)) => b.aux[r] & v == v,
+                _ => true,
+            }
+        }
+    };
+    ok.then(|| o.cycles.saturating_mul(inc_of(o)))
+}
+
+/// The R-box: ev_sel 5:1 (Table 2-44), six events per port, its
+/// subcontrols and crossbar match/mask sets.
+fn rbox(b: &ModelBox, ctl: u64, o: &Occurrence) -> Option<u64> {
+    let ev = (ctl >> 1) & 0x1f;
+    if ev != u64::from(o.event) {
+        return None;
+    }
+    let q = (ev / 6) as usize;
+    let sub = ev % 6;
+    let a = |x: usize| b.aux[q * 9 + x];
+    let ok = match sub {
+        0 | 1 => o
+            .props
+            .sub
+            .map(|v| a(sub as usize) & v != 0)
+            .unwrap_or(true),
+        2 | 3 => o
+            .props
+            .sub
+            .map(|v| (a(2) >> (8 * (sub - 2))) & 0xff == v)
+            .unwrap_or(true),
+        _ => {
+            let base = if sub == 4 { 3 } else { 6 };
+            let (mm, m, k) = (a(base), a(base + 1), a(base + 2));
+            let on = mm & (1 << 63) == 0 && mm & (1 << 21) != 0;
+            on && o.props.packet.map(|pk| (pk ^ m) & k == 0).unwrap_or(true)
+        }
+    };
+    ok.then(|| o.cycles.saturating_mul(inc_of(o)))
 }
 
 /// Whether S-box event `event` is a queue occupancy event (325294 Table

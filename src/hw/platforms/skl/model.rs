@@ -7,7 +7,7 @@
 
 use super::{CBO_CONFIG, GLOBAL_CTRL, GLOBAL_STATUS};
 use crate::hw::desc::{BoxKind, SimSpec};
-use crate::hw::model::{Family, GlobalBlock};
+use crate::hw::model::{Family, GlobalBlock, SklRegs};
 
 /// The register model's behaviour class of each box kind.
 fn family(kind: BoxKind) -> Family {
@@ -21,11 +21,11 @@ fn family(kind: BoxKind) -> Family {
 /// fixed counter (C-box 0's) runs at UCLK.
 pub const SIM: SimSpec = SimSpec::new(
     family,
-    GlobalBlock::Skl {
+    GlobalBlock::Skl(SklRegs {
         ctl: GLOBAL_CTRL,
         status: GLOBAL_STATUS,
         cbo_config: CBO_CONFIG,
-    },
+    }),
     4,
     2000,
 );
