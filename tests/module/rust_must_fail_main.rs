@@ -12,6 +12,10 @@
 #[path = "../../rust/mod.rs"]
 pub mod sys;
 
+/// The prefix of the kernel messages the layer prints (a `module!` crate
+/// gets it from the macro; this object has none).
+const __LOG_PREFIX: &[u8] = b"rust_must_fail\0";
+
 use sys::cpu::{without_irqs, IrqsOff};
 use sys::pci::{self, Binding, Bound, ConfigRegister, Device};
 use sys::perf::EventSlots;
