@@ -96,11 +96,11 @@ pub(crate) const PMU_UNREGISTER_REVOKES: bool = cfg!(ru_pmu_unregister_revokes);
 /// `pmu` must be registered, by a caller that sets no `event_unmapped`; in
 /// process context.
 pub(crate) unsafe fn perf_pmu_unregister(pmu: *mut bindings::pmu) {
-    // SAFETY: As the function's own requirements.
     #[cfg(ru_pmu_unregister_revokes)]
-    let _status: kernel::ffi::c_int = unsafe { bindings::perf_pmu_unregister(pmu) };
     // SAFETY: As the function's own requirements.
+    let _status: kernel::ffi::c_int = unsafe { bindings::perf_pmu_unregister(pmu) };
     #[cfg(not(ru_pmu_unregister_revokes))]
+    // SAFETY: As the function's own requirements.
     unsafe {
         bindings::perf_pmu_unregister(pmu)
     };
