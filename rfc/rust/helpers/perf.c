@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
+
+__rust_helper bool rust_helper_is_sampling_event(struct perf_event *event)
+{
+	return is_sampling_event(event);
+}
+
+__rust_helper bool rust_helper_event_has_any_exclude_flag(struct perf_event *event)
+{
+	return event_has_any_exclude_flag(event);
+}
+
+__rust_helper s64 rust_helper_local64_read(local64_t *l)
+{
+	return local64_read(l);
+}
+
+__rust_helper void rust_helper_local64_set(local64_t *l, s64 i)
+{
+	local64_set(l, i);
+}
+
+__rust_helper void rust_helper_local64_add(s64 i, local64_t *l)
+{
+	local64_add(i, l);
+}
+
+__rust_helper s64 rust_helper_local64_xchg(local64_t *l, s64 n)
+{
+	return local64_xchg(l, n);
+}
+
+__rust_helper void rust_helper_sysfs_attr_init(struct attribute *attr)
+{
+	sysfs_attr_init(attr);
+}

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! perf events as a PMU's callbacks see them.
+//!
+//! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
+
+use super::pmu::Pmu;
+use crate::{
+    bindings,
+    cpu::CpuId,
+    impl_flags,
+    prelude::*,
+    types::Opaque, //
+};
+use core::marker::PhantomData;
+
+/// The configuration words of an event's attributes (`attr.config`, `attr.config1` and
+/// `attr.config2`), which the PMU's `format/` files describe.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::perf::Config;
+///
+/// let c = Config { config: 0x34, ..Config::default() };
+/// assert_eq!(c.config & 0xff, 0x34);
+/// assert_eq!(c.config1, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// `attr.config`.
+    pub config: u64,
+    /// `attr.config1`.
+    pub config1: u64,
+    /// `attr.config2`.
+    pub config2: u64,
+}
+
+/// Reads the configuration words of an event.
+///
+/// # Safety
+///
+/// `ev` must point to a live event.
+unsafe fn config_of(ev: *mut bindings::perf_event) -> Config {
+    // SAFETY: The caller guarantees that the event is live; perf does not change an event's
+    // attributes after creating it.
+    let attr = unsafe { &(*ev).attr };
+    // SAFETY: The unions hold plain integers; `config1` and `config2` are the views a PMU reads.
+    let (config1, config2) =
+        unsafe { (attr.__bindgen_anon_3.config1, attr.__bindgen_anon_4.config2) };
+    Config {
+        config: attr.config,
+        config1,
+        config2,
+    }
+}
+
+/// The identity of an event, to recognise it in a later callback.
+///
+/// It can only be compared: it is neither turned back into an event nor printed (it is made from
+/// the event's address).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::perf::{Event, EventId, Pmu};
+///
+/// fn same<T: Pmu>(a: &Event<T>, b: EventId) -> bool {
+///     a.id() == b
+/// }
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct EventId(usize);
+
+impl_flags!(
+    /// The state of an event's counter as its PMU records it (`hw.state`, `PERF_HES_*`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{HwState, HwStates};
+    ///
+    /// let s = HwState::Stopped | HwState::UpToDate;
+    /// assert!(s.contains(HwState::UpToDate));
+    /// assert!(!HwStates::empty().contains(HwState::Stopped));
+    /// ```
+    #[derive(Debug, Clone, Default, Copy, PartialEq, Eq)]
+    pub struct HwStates(u32);
+
+    /// One of the [`HwStates`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{HwState, HwStates};
+    ///
+    /// assert_eq!(u32::from(HwStates::from(HwState::Stopped)), 1);
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum HwState {
+        /// The counter is stopped (`PERF_HES_STOPPED`).
+        Stopped = bindings::PERF_HES_STOPPED,
+        /// The event's count is up to date with the counter (`PERF_HES_UPTODATE`).
+        UpToDate = bindings::PERF_HES_UPTODATE,
+        /// For the architecture's use (`PERF_HES_ARCH`).
+        Arch = bindings::PERF_HES_ARCH,
+    }
+);
+
+/// An event of the PMU `T`, as its callbacks other than `event_init` receive it.
+///
+/// # Invariants
+///
+/// An `&Event<T>` is only made from the event perf passes to a callback of a registered `T`
+/// PMU, and lives no longer than that callback, for which perf keeps the event alive. The
+/// event's `event_init` succeeded: its `pmu_private` points to its `T::EventData`, allocated
+/// then and freed by its `destroy` callback.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::perf::{Event, Pmu};
+///
+/// fn count_since_last<T: Pmu>(event: &Event<T>, now: u64) {
+///     let prev = event.prev_count_xchg(now);
+///     event.count_add(now.wrapping_sub(prev));
+/// }
+/// ```
+#[repr(transparent)]
+pub struct Event<T: Pmu>(Opaque<bindings::perf_event>, PhantomData<T>);
+
+impl<T: Pmu> Event<T> {
+    /// Creates a reference to an [`Event`] from a valid pointer.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be the event perf passed to the running callback (other than `event_init`)
+    /// of a registered `T` PMU, and the returned reference must not outlive that callback.
+    pub(super) unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a Self {
+        // SAFETY: `Event` is a transparent wrapper of `perf_event`, live for `'a` by the
+        // function's safety requirements.
+        unsafe { &*ptr.cast() }
+    }
+
+    /// Returns the raw `struct perf_event` pointer.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn is_null<T: Pmu>(event: &Event<T>) -> bool {
+    ///     event.as_raw().is_null()
+    /// }
+    /// ```
+    pub fn as_raw(&self) -> *mut bindings::perf_event {
+        self.0.get()
+    }
+
+    /// Returns the event's identity.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn same<T: Pmu>(a: &Event<T>, b: &Event<T>) -> bool {
+    ///     a.id() == b.id()
+    /// }
+    /// ```
+    pub fn id(&self) -> EventId {
+        EventId(self.as_raw() as usize)
+    }
+
+    /// Returns the event's configuration words.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn code<T: Pmu>(event: &Event<T>) -> u8 {
+    ///     (event.config().config & 0xff) as u8
+    /// }
+    /// ```
+    pub fn config(&self) -> Config {
+        // SAFETY: The event is live (type invariant).
+        unsafe { config_of(self.as_raw()) }
+    }
+
+    /// Returns the data `event_init` returned for the event.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn data<T: Pmu>(event: &Event<T>) -> &T::EventData {
+    ///     event.data()
+    /// }
+    /// ```
+    pub fn data(&self) -> &T::EventData {
+        // SAFETY: The event is live and its `pmu_private` points to its `T::EventData`, which
+        // lives until the event is destroyed, after every callback (type invariant).
+        unsafe { &*(*self.as_raw()).pmu_private.cast::<T::EventData>() }
+    }
+
+    /// Returns the CPU the event counts on, `None` for a per-task event on any CPU.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn per_cpu<T: Pmu>(event: &Event<T>) -> bool {
+    ///     event.cpu().is_some()
+    /// }
+    /// ```
+    pub fn cpu(&self) -> Option<CpuId> {
+        // SAFETY: The event is live (type invariant); perf sets its CPU before `event_init`
+        // returns and does not change it while the event is installed.
+        CpuId::from_i32(unsafe { (*self.as_raw()).cpu })
+    }
+
+    /// Adds `delta` to the event's count (`local64_add()` on `event->count`).
+    ///
+    /// Like `local64_add()`, this is atomic against other updates made on the same CPU only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn one_more<T: Pmu>(event: &Event<T>) {
+    ///     event.count_add(1);
+    /// }
+    /// ```
+    pub fn count_add(&self, delta: u64) {
+        // SAFETY: The event is live (type invariant); `count` is a `local64_t`. The value is
+        // reinterpreted as the `s64` the counter holds.
+        unsafe { bindings::local64_add(delta as i64, &raw mut (*self.as_raw()).count) };
+    }
+
+    /// Returns the counter value the PMU last recorded (`hw.prev_count`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn delta<T: Pmu>(event: &Event<T>, now: u64) -> u64 {
+    ///     now.wrapping_sub(event.prev_count())
+    /// }
+    /// ```
+    pub fn prev_count(&self) -> u64 {
+        // SAFETY: `prev_count_ptr` points to a live `local64_t`.
+        unsafe { bindings::local64_read(self.prev_count_ptr()) as u64 }
+    }
+
+    /// Records `value` as the counter's value (`hw.prev_count`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn restart<T: Pmu>(event: &Event<T>, now: u64) {
+    ///     event.prev_count_set(now);
+    /// }
+    /// ```
+    pub fn prev_count_set(&self, value: u64) {
+        // SAFETY: `prev_count_ptr` points to a live `local64_t`.
+        unsafe { bindings::local64_set(self.prev_count_ptr(), value as i64) };
+    }
+
+    /// Records `value` as the counter's value and returns the one recorded before
+    /// (`local64_xchg()` on `hw.prev_count`): the usual way to count the difference since the
+    /// last update.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// fn update<T: Pmu>(event: &Event<T>, now: u64) {
+    ///     let prev = event.prev_count_xchg(now);
+    ///     event.count_add(now.wrapping_sub(prev));
+    /// }
+    /// ```
+    pub fn prev_count_xchg(&self, value: u64) -> u64 {
+        // SAFETY: The event is live (type invariant); `hw.prev_count` is a `local64_t`.
+        unsafe {
+            bindings::local64_xchg(&raw mut (*self.as_raw()).hw.prev_count, value as i64) as u64
+        }
+    }
+
+    /// Returns the counter's state as the PMU recorded it (`hw.state`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, HwState, Pmu};
+    ///
+    /// fn running<T: Pmu>(event: &Event<T>) -> bool {
+    ///     !event.state().contains(HwState::Stopped)
+    /// }
+    /// ```
+    pub fn state(&self) -> HwStates {
+        let ev = self.as_raw();
+        // SAFETY: The event is live (type invariant); `hw.state` is an `int` the event's PMU
+        // keeps. It is read once, as `READ_ONCE()`.
+        let state = unsafe { (&raw const (*ev).hw.state).read_volatile() };
+        HwStates::from_raw(state as u32)
+    }
+
+    /// Records the counter's state (`hw.state`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, HwState, HwStates, Pmu};
+    ///
+    /// fn stopped<T: Pmu>(event: &Event<T>) {
+    ///     event.set_state(HwState::Stopped | HwState::UpToDate);
+    /// }
+    /// ```
+    pub fn set_state(&self, state: HwStates) {
+        let ev = self.as_raw();
+        // SAFETY: As in `state`: written once, as `WRITE_ONCE()`.
+        unsafe { (&raw mut (*ev).hw.state).write_volatile(u32::from(state) as i32) };
+    }
+}
+
+impl HwStates {
+    /// The states of a raw `hw.state` value, only the known flags kept.
+    fn from_raw(value: u32) -> Self {
+        let mut s = Self::empty();
+        for f in [HwState::Stopped, HwState::UpToDate, HwState::Arch] {
+            if value & f as u32 != 0 {
+                s |= f;
+            }
+        }
+        s
+    }
+}
+
+/// An event being created, as `event_init` receives it.
+///
+/// It is not installed yet: it has no driver data and no count, and the PMU may still move it to
+/// another CPU or let other CPUs of its package read it.
+///
+/// # Invariants
+///
+/// Made only from the event perf passes to `event_init`, for that call; perf has not published
+/// the event anywhere yet.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::perf::NewEvent;
+/// use kernel::prelude::*;
+///
+/// fn check(event: &NewEvent) -> Result {
+///     if event.is_sampling() || event.has_exclude() {
+///         return Err(EINVAL);
+///     }
+///     Ok(())
+/// }
+/// ```
+#[repr(transparent)]
+pub struct NewEvent(Opaque<bindings::perf_event>);
+
+impl NewEvent {
+    /// Creates a reference to a [`NewEvent`] from a valid pointer.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` must be the event perf passed to the running `event_init`, and the returned
+    /// reference must not outlive that call.
+    pub(super) unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a mut Self {
+        // SAFETY: `NewEvent` is a transparent wrapper of `perf_event`, live and not yet
+        // published for `'a` by the function's safety requirements.
+        unsafe { &mut *ptr.cast() }
+    }
+
+    fn as_raw(&self) -> *mut bindings::perf_event {
+        self.0.get()
+    }
+
+    /// Returns the event's configuration words.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    ///
+    /// fn code(event: &NewEvent) -> u64 {
+    ///     event.config().config & 0xff
+    /// }
+    /// ```
+    pub fn config(&self) -> Config {
+        // SAFETY: The event is live (type invariant).
+        unsafe { config_of(self.as_raw()) }
+    }
+
+    /// Whether the event was opened for this PMU (`attr.type` is the PMU's type): perf offers
+    /// events of other types to PMUs that may take them, which refuse them with `ENOENT`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    /// use kernel::prelude::*;
+    ///
+    /// fn mine(event: &NewEvent) -> Result {
+    ///     if !event.is_for_this_pmu() {
+    ///         return Err(ENOENT);
+    ///     }
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn is_for_this_pmu(&self) -> bool {
+        let ev = self.as_raw();
+        // SAFETY: The event is live and its `pmu` is the PMU whose `event_init` runs.
+        unsafe { (*ev).attr.type_ == (*(*ev).pmu).type_ as u32 }
+    }
+
+    /// Returns the CPU the event was opened on, `None` for a per-task event on any CPU.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    ///
+    /// fn cpu_wide(event: &NewEvent) -> bool {
+    ///     event.cpu().is_some() && !event.is_per_task()
+    /// }
+    /// ```
+    pub fn cpu(&self) -> Option<CpuId> {
+        // SAFETY: The event is live (type invariant).
+        CpuId::from_i32(unsafe { (*self.as_raw()).cpu })
+    }
+
+    /// Whether the event samples (`is_sampling_event()`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    ///
+    /// fn counts_only(event: &NewEvent) -> bool {
+    ///     !event.is_sampling()
+    /// }
+    /// ```
+    pub fn is_sampling(&self) -> bool {
+        // SAFETY: The event is live (type invariant); the helper only reads its attributes.
+        unsafe { bindings::is_sampling_event(self.as_raw()) }
+    }
+
+    /// Whether the event asks for any `exclude_*` filter (`event_has_any_exclude_flag()`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    ///
+    /// fn unfiltered(event: &NewEvent) -> bool {
+    ///     !event.has_exclude()
+    /// }
+    /// ```
+    pub fn has_exclude(&self) -> bool {
+        // SAFETY: The event is live (type invariant); the helper only reads its attributes.
+        unsafe { bindings::event_has_any_exclude_flag(self.as_raw()) }
+    }
+
+    /// Whether the event counts for a task (`PERF_ATTACH_TASK`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    ///
+    /// fn per_task(event: &NewEvent) -> bool {
+    ///     event.is_per_task()
+    /// }
+    /// ```
+    pub fn is_per_task(&self) -> bool {
+        // SAFETY: The event is live (type invariant).
+        unsafe { (*self.as_raw()).attach_state & bindings::PERF_ATTACH_TASK != 0 }
+    }
+
+    /// Moves the event to `cpu`, for a PMU whose counters serve several CPUs and are read on one
+    /// of them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::cpu::CpuId;
+    /// use kernel::perf::NewEvent;
+    ///
+    /// fn to_first(event: &mut NewEvent, first: CpuId) {
+    ///     event.set_cpu(first);
+    /// }
+    /// ```
+    pub fn set_cpu(&mut self, cpu: CpuId) {
+        // SAFETY: The event is live and not yet published (type invariant): `&mut self` is its
+        // only user.
+        unsafe { (*self.as_raw()).cpu = i32::from(cpu) };
+    }
+
+    /// Lets any CPU of the package of the event's CPU read the event while it counts
+    /// (`PERF_EV_CAP_READ_ACTIVE_PKG`): [`Pmu::read`] may then run on those CPUs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    ///
+    /// fn package_wide(event: &mut NewEvent) {
+    ///     event.set_readable_in_package();
+    /// }
+    /// ```
+    pub fn set_readable_in_package(&mut self) {
+        // SAFETY: As in `set_cpu`.
+        unsafe { (*self.as_raw()).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as i32 };
+    }
+
+    /// Calls `f` for each other member of the event's group that belongs to the same PMU and is
+    /// not off, the group leader first, stopping at the first error.
+    ///
+    /// A PMU checks this way that the whole group fits its counters.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    /// use kernel::prelude::*;
+    ///
+    /// fn fits(event: &NewEvent, counters: usize) -> Result {
+    ///     let mut n = 1;
+    ///     event.for_each_group_member(|_| {
+    ///         n += 1;
+    ///         if n > counters { Err(EINVAL) } else { Ok(()) }
+    ///     })
+    /// }
+    /// ```
+    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
+        let ev = self.as_raw();
+        // SAFETY: The event is live, and so is its group leader: `perf_event_open()` holds the
+        // leader's file while it initialises the event, which joins the group only afterwards.
+        // Each sibling is live for the call; `GroupMember` only reads its attributes.
+        unsafe {
+            let pmu = (*ev).pmu;
+            let leader = (*ev).group_leader;
+            if leader != ev && (*leader).pmu == pmu {
+                f(GroupMember::from_raw(leader))?;
+            }
+            let head = &raw mut (*leader).sibling_list;
+            let mut pos = (*head).next;
+            while pos != head {
+                let sibling: *mut bindings::perf_event =
+                    crate::container_of!(pos, bindings::perf_event, sibling_list);
+                if sibling != ev
+                    && (*sibling).pmu == pmu
+                    && (*sibling).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
+                {
+                    f(GroupMember::from_raw(sibling))?;
+                }
+                pos = (*pos).next;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Another member of a new event's group, as [`NewEvent::for_each_group_member`] shows it.
+///
+/// # Invariants
+///
+/// Made only from a live group member during `event_init`, for that call.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::perf::GroupMember;
+///
+/// fn code(member: &GroupMember) -> u64 {
+///     member.config().config
+/// }
+/// ```
+#[repr(transparent)]
+pub struct GroupMember(Opaque<bindings::perf_event>);
+
+impl GroupMember {
+    /// # Safety
+    ///
+    /// `ptr` must be a live group member during `event_init`, and the returned reference must
+    /// not outlive that call.
+    unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a Self {
+        // SAFETY: A transparent wrapper, live for `'a` by the function's safety requirements.
+        unsafe { &*ptr.cast() }
+    }
+
+    /// Returns the member's configuration words.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::GroupMember;
+    ///
+    /// fn code(member: &GroupMember) -> u64 {
+    ///     member.config().config & 0xff
+    /// }
+    /// ```
+    pub fn config(&self) -> Config {
+        // SAFETY: The member is live (type invariant).
+        unsafe { config_of(self.0.get()) }
+    }
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The PMU trait and its registration.
+//!
+//! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
+
+use super::{
+    attr::{Attr, AttrGroups},
+    event::{Event, NewEvent},
+    Capabilities, EventFlags, Scope, TaskContext,
+};
+use crate::{
+    bindings,
+    cpu::CpuId,
+    cpumask::Cpumask,
+    error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
+    interrupt::LocalInterruptDisabled,
+    prelude::*,
+    str::CString,
+    types::Opaque, //
+};
+use core::marker::PhantomData;
+
+/// The callbacks of a PMU (`struct pmu`).
+///
+/// Contexts, as perf calls them: `event_init` in process context; `add`, `del`, `start`,
+/// `stop`, `enable` and `disable` on the event's CPU (for `enable` and `disable`: the CPU the
+/// batch of changes is for) with interrupts off; `read` on the event's CPU or, for an event
+/// made readable in its package ([`NewEvent::set_readable_in_package`]), on another CPU of that
+/// package, with interrupts off, possibly in NMI context.
+///
+/// `enable` and `disable` bracket a batch of `add`, `del`, `start` and `stop` calls on one CPU;
+/// they nest (only the outermost pair reaches the PMU), and perf may call them with none of the
+/// PMU's events on that CPU.
+///
+/// # Examples
+///
+/// A PMU that counts the nanoseconds its events run for:
+///
+/// ```
+/// use kernel::perf::{Capability, Event, EventFlag, EventFlags, NewEvent, Pmu, TaskContext};
+/// use kernel::interrupt::LocalInterruptDisabled;
+/// use kernel::prelude::*;
+/// use kernel::time::{Instant, Monotonic};
+///
+/// struct Clock {
+///     epoch: Instant<Monotonic>,
+/// }
+///
+/// impl Clock {
+///     fn now(&self) -> u64 {
+///         self.epoch.elapsed().as_nanos() as u64
+///     }
+/// }
+///
+/// #[vtable]
+/// impl Pmu for Clock {
+///     const CAPABILITIES: kernel::perf::Capabilities =
+///         kernel::perf::Capabilities::empty();
+///     const TASK_CONTEXT: TaskContext = TaskContext::Software;
+///     type EventData = ();
+///
+///     fn event_init(&self, event: &mut NewEvent) -> Result<()> {
+///         if !event.is_for_this_pmu() {
+///             return Err(ENOENT);
+///         }
+///         if event.is_sampling() || event.config().config != 0 {
+///             return Err(EINVAL);
+///         }
+///         Ok(())
+///     }
+///
+///     fn add(&self, ev: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) -> Result {
+///         if flags.contains(EventFlag::Start) {
+///             self.start(ev, flags, irq);
+///         }
+///         Ok(())
+///     }
+///
+///     fn del(&self, ev: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
+///         self.stop(ev, flags, irq);
+///     }
+///
+///     fn start(&self, ev: &Event<Self>, _flags: EventFlags, _irq: &LocalInterruptDisabled) {
+///         ev.prev_count_set(self.now());
+///     }
+///
+///     fn stop(&self, ev: &Event<Self>, _flags: EventFlags, irq: &LocalInterruptDisabled) {
+///         self.read(ev, irq);
+///     }
+///
+///     fn read(&self, ev: &Event<Self>, _irq: &LocalInterruptDisabled) {
+///         let now = self.now();
+///         ev.count_add(now.wrapping_sub(ev.prev_count_xchg(now)));
+///     }
+/// }
+/// # let _ = Capability::NoInterrupt;
+/// ```
+#[vtable]
+pub trait Pmu: Send + Sync + Sized + 'static {
+    /// What the PMU can do, or cannot (`pmu->capabilities`).
+    const CAPABILITIES: Capabilities;
+
+    /// Where the PMU's per-task events are scheduled (`pmu->task_ctx_nr`).
+    const TASK_CONTEXT: TaskContext;
+
+    /// The CPUs one of the PMU's counters serves (`pmu->scope`); a PMU with a scope other than
+    /// [`Scope::None`] has no [`Pmu::cpumask`] of its own.
+    const SCOPE: Scope = Scope::None;
+
+    /// What the PMU keeps for each of its events: [`Pmu::event_init`] returns it, every later
+    /// callback borrows it ([`Event::data`]).
+    type EventData: Send + Sync;
+
+    /// Checks a new event and returns its data; `ENOENT` for an event of another PMU.
+    fn event_init(&self, event: &mut NewEvent) -> Result<Self::EventData>;
+
+    /// Schedules the event on a counter, and starts it if `flags` has
+    /// [`Start`](super::EventFlag::Start).
+    fn add(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) -> Result;
+
+    /// Stops the event (updating its count) and takes it off its counter.
+    fn del(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
+
+    /// Starts counting.
+    fn start(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
+
+    /// Stops counting, updating the count if `flags` has [`Update`](super::EventFlag::Update).
+    fn stop(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
+
+    /// Updates the event's count from its counter.
+    fn read(&self, event: &Event<Self>, irq: &LocalInterruptDisabled);
+
+    /// Lets the PMU's counters on this CPU run after a batch of changes (`pmu_enable`).
+    fn enable(&self, _irq: &LocalInterruptDisabled) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// Stops the PMU's counters on this CPU before a batch of changes (`pmu_disable`).
+    fn disable(&self, _irq: &LocalInterruptDisabled) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+
+    /// The CPUs the PMU's `cpumask` file shows, for a PMU without a [`Scope`]: the CPUs its
+    /// CPU-wide events should be opened on. A PMU without it has no such file.
+    fn cpumask(&self) -> &Cpumask {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
+}
+
+/// The `struct pmu` callbacks of a [`Registration<T>`].
+pub(super) struct Adapter<T: Pmu>(PhantomData<T>);
+
+impl<T: Pmu> Adapter<T> {
+    /// Returns the PMU object of a registration's `struct pmu`.
+    ///
+    /// # Safety
+    ///
+    /// `pmu` must be the `struct pmu` of a live [`Registration<T>`], which must outlive `'a`.
+    pub(super) unsafe fn ops<'a>(pmu: *mut bindings::pmu) -> &'a T {
+        let pmu = pmu.cast::<Opaque<bindings::pmu>>();
+        // SAFETY: By the function's safety requirements, `pmu` is the `pmu` field of a live
+        // `Registration<T>`, which is pinned.
+        unsafe { &(*crate::container_of!(pmu, Registration<T>, pmu)).ops }
+    }
+
+    /// Returns what a callback other than `event_init` passes on: the PMU object, the event
+    /// and the proof that interrupts are off.
+    ///
+    /// # Safety
+    ///
+    /// `ev` must be the event perf passed to the running callback of a registered `T` PMU,
+    /// called with interrupts off, and the references must not outlive that callback.
+    unsafe fn parts<'a>(
+        ev: *mut bindings::perf_event,
+    ) -> (&'a T, &'a Event<T>, &'a LocalInterruptDisabled) {
+        // SAFETY: By the function's safety requirements, the event is live for `'a`, its `pmu`
+        // is the registration's, its `event_init` succeeded (perf calls no other callback
+        // otherwise) and interrupts are off for `'a`.
+        unsafe {
+            (
+                Self::ops((*ev).pmu),
+                Event::from_raw(ev),
+                LocalInterruptDisabled::assume_disabled(),
+            )
+        }
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with a new event of a [`Registration<T>`].
+    unsafe extern "C" fn event_init_callback(ev: *mut bindings::perf_event) -> c_int {
+        from_result(|| {
+            // SAFETY: perf calls `event_init` with an event whose `pmu` is this PMU, alive and
+            // not yet published for the call.
+            let (ops, new) = unsafe { (Self::ops((*ev).pmu), NewEvent::from_raw(ev)) };
+            let data = KBox::new(ops.event_init(new)?, GFP_KERNEL)?;
+            // INVARIANT: From here the event's `pmu_private` points to its data, which its
+            // `destroy` frees: perf calls `destroy` once for an event whose `event_init`
+            // succeeded, whether it fails later, is freed or is revoked.
+            // SAFETY: The event is not yet published: nothing else uses these fields.
+            unsafe {
+                (*ev).pmu_private = KBox::into_raw(data).cast();
+                (*ev).destroy = Some(Self::destroy_callback);
+            }
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf once for an event of a [`Registration<T>`] whose `event_init` succeeded.
+    unsafe extern "C" fn destroy_callback(ev: *mut bindings::perf_event) {
+        // SAFETY: `pmu_private` holds the data `event_init` allocated; no callback of the
+        // event runs after `destroy`.
+        drop(unsafe { KBox::from_raw((*ev).pmu_private.cast::<T::EventData>()) });
+        // SAFETY: As above: the event is still live.
+        unsafe { (*ev).pmu_private = core::ptr::null_mut() };
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    unsafe extern "C" fn add_callback(ev: *mut bindings::perf_event, flags: c_int) -> c_int {
+        from_result(|| {
+            // SAFETY: perf calls `add` with an event of this PMU, live for the call, whose
+            // `event_init` succeeded, with interrupts off.
+            let (ops, ev, irq) = unsafe { Self::parts(ev) };
+            ops.add(ev, EventFlags::from_raw(flags), irq)?;
+            Ok(0)
+        })
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    unsafe extern "C" fn del_callback(ev: *mut bindings::perf_event, flags: c_int) {
+        // SAFETY: As in `add_callback`.
+        let (ops, ev, irq) = unsafe { Self::parts(ev) };
+        ops.del(ev, EventFlags::from_raw(flags), irq);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    unsafe extern "C" fn start_callback(ev: *mut bindings::perf_event, flags: c_int) {
+        // SAFETY: As in `add_callback`.
+        let (ops, ev, irq) = unsafe { Self::parts(ev) };
+        ops.start(ev, EventFlags::from_raw(flags), irq);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    unsafe extern "C" fn stop_callback(ev: *mut bindings::perf_event, flags: c_int) {
+        // SAFETY: As in `add_callback`.
+        let (ops, ev, irq) = unsafe { Self::parts(ev) };
+        ops.stop(ev, EventFlags::from_raw(flags), irq);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    unsafe extern "C" fn read_callback(ev: *mut bindings::perf_event) {
+        // SAFETY: perf reads an event of this PMU, live for the call, whose `event_init`
+        // succeeded, with interrupts off (a cross-CPU call, a local read with interrupts
+        // saved, or an NMI).
+        let (ops, ev, irq) = unsafe { Self::parts(ev) };
+        ops.read(ev, irq);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with the `struct pmu` of a [`Registration<T>`], with interrupts off.
+    unsafe extern "C" fn enable_callback(pmu: *mut bindings::pmu) {
+        // SAFETY: perf passes this PMU, with interrupts off for the call.
+        let (ops, irq) = unsafe { (Self::ops(pmu), LocalInterruptDisabled::assume_disabled()) };
+        ops.enable(irq);
+    }
+
+    /// # Safety
+    ///
+    /// Called by perf with the `struct pmu` of a [`Registration<T>`], with interrupts off.
+    unsafe extern "C" fn disable_callback(pmu: *mut bindings::pmu) {
+        // SAFETY: perf passes this PMU, with interrupts off for the call.
+        let (ops, irq) = unsafe { (Self::ops(pmu), LocalInterruptDisabled::assume_disabled()) };
+        ops.disable(irq);
+    }
+
+    /// Fails the build for a PMU with both a scope and a `cpumask` of its own.
+    const ONE_CPUMASK: () = assert!(
+        !T::HAS_CPUMASK || matches!(T::SCOPE, Scope::None),
+        "a PMU with a scope gets its cpumask file from perf"
+    );
+
+    /// The `struct pmu` of a `T` PMU owned by `module`, with these attribute groups.
+    fn build(
+        module: &'static ThisModule,
+        groups: *mut *const bindings::attribute_group,
+    ) -> bindings::pmu {
+        let () = Self::ONE_CPUMASK;
+        bindings::pmu {
+            module: module.as_ptr(),
+            attr_groups: groups,
+            task_ctx_nr: T::TASK_CONTEXT.as_raw(),
+            capabilities: u32::from(T::CAPABILITIES) as c_int,
+            scope: T::SCOPE.as_raw(),
+            event_init: Some(Self::event_init_callback),
+            add: Some(Self::add_callback),
+            del: Some(Self::del_callback),
+            start: Some(Self::start_callback),
+            stop: Some(Self::stop_callback),
+            read: Some(Self::read_callback),
+            pmu_enable: if T::HAS_ENABLE {
+                Some(Self::enable_callback)
+            } else {
+                None
+            },
+            pmu_disable: if T::HAS_DISABLE {
+                Some(Self::disable_callback)
+            } else {
+                None
+            },
+            ..Default::default()
+        }
+    }
+}
+
+impl EventFlags {
+    /// The flags of a callback's `flags` argument, only the known ones kept.
+    fn from_raw(flags: c_int) -> Self {
+        let mut f = Self::empty();
+        for flag in [
+            super::EventFlag::Start,
+            super::EventFlag::Reload,
+            super::EventFlag::Update,
+        ] {
+            if flags as u32 & flag as u32 != 0 {
+                f |= flag;
+            }
+        }
+        f
+    }
+}
+
+/// A registered PMU.
+///
+/// It owns its `struct pmu`, its name and sysfs attributes, and the PMU object `T` whose
+/// callbacks perf runs; dropping it unregisters the PMU, which revokes the PMU's remaining
+/// events (`perf_pmu_unregister()`), and may sleep.
+///
+/// # Invariants
+///
+/// `pmu` is registered with perf, with `sysfs`'s name and attribute groups, from the end of its
+/// initialisation until it is dropped.
+///
+/// # Examples
+///
+/// ```
+/// use kernel::perf::{Attr, Event, EventFlags, NewEvent, Pmu, Registration, TaskContext};
+/// use kernel::interrupt::LocalInterruptDisabled;
+/// use kernel::prelude::*;
+///
+/// struct Nothing;
+///
+/// #[vtable]
+/// impl Pmu for Nothing {
+///     const CAPABILITIES: kernel::perf::Capabilities = kernel::perf::Capabilities::empty();
+///     const TASK_CONTEXT: TaskContext = TaskContext::Invalid;
+///     type EventData = u64;
+///
+///     fn event_init(&self, event: &mut NewEvent) -> Result<u64> {
+///         if !event.is_for_this_pmu() {
+///             return Err(ENOENT);
+///         }
+///         Ok(event.config().config)
+///     }
+///
+///     fn add(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) -> Result {
+///         Ok(())
+///     }
+///
+///     fn del(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
+///     fn start(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
+///     fn stop(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
+///     fn read(&self, _: &Event<Self>, _: &LocalInterruptDisabled) {}
+/// }
+///
+/// let formats = [Attr { name: c"event", value: c"config:0-7" }];
+/// let pmu = KBox::pin_init(
+///     Registration::new(
+///         kernel::module::this_module::<crate::LocalModule>(),
+///         c"rust_doctest_pmu",
+///         Nothing,
+///         &formats,
+///         &[],
+///     ),
+///     GFP_KERNEL,
+/// )?;
+/// assert!(pmu.pmu_type() > 0);
+/// # Ok::<(), Error>(())
+/// ```
+#[pin_data(PinnedDrop)]
+pub struct Registration<T: Pmu> {
+    sysfs: Sysfs,
+    ops: T,
+    #[pin]
+    pmu: Opaque<bindings::pmu>,
+}
+
+/// A PMU's name and attribute groups, which its `struct pmu` points to (both on the heap: moving
+/// this does not move them).
+struct Sysfs {
+    name: CString,
+    attrs: KBox<AttrGroups>,
+}
+
+// SAFETY: perf serialises its own use of the `struct pmu`; the rest is owned data of `Send`
+// types.
+unsafe impl<T: Pmu> Send for Registration<T> {}
+
+// SAFETY: The methods taking `&self` only read `ops`, which is `Sync`, or fields perf does not
+// change after registering the PMU.
+unsafe impl<T: Pmu> Sync for Registration<T> {}
+
+impl<T: Pmu> Registration<T> {
+    /// Registers a PMU named `name` driven by `ops`, with these `format/` and `events/` files.
+    ///
+    /// Nothing stays registered on error.
+    pub fn new(
+        module: &'static ThisModule,
+        name: &CStr,
+        ops: T,
+        formats: &[Attr<'_>],
+        events: &[Attr<'_>],
+    ) -> impl PinInit<Self, Error> {
+        let sysfs = CString::try_from(name)
+            .map_err(Error::from)
+            .and_then(|name| {
+                Ok(Sysfs {
+                    name,
+                    attrs: AttrGroups::new::<T>(formats, events)?,
+                })
+            });
+        let (name_ptr, groups) = match &sysfs {
+            Ok(s) => (s.name.as_char_ptr(), s.attrs.groups_ptr()),
+            Err(_) => (core::ptr::null(), core::ptr::null_mut()),
+        };
+        try_pin_init!(Self {
+            sysfs: sysfs?,
+            // Before the PMU: its callbacks may run as soon as it is registered.
+            ops,
+            pmu <- Opaque::try_ffi_init(move |pmu: *mut bindings::pmu| {
+                // SAFETY: `pmu` is the field's place, pinned; `name_ptr` and `groups` point into
+                // `sysfs`, initialised above and dropped only after the PMU is unregistered, or
+                // with it if registering fails.
+                unsafe {
+                    pmu.write(Adapter::<T>::build(module, groups));
+                    to_result(bindings::perf_pmu_register(pmu, name_ptr, -1))
+                }
+            }),
+        }? Error)
+    }
+
+    /// Returns the PMU object.
+    pub fn ops(&self) -> &T {
+        &self.ops
+    }
+
+    /// Returns the PMU's type: the `attr.type` of its events.
+    pub fn pmu_type(&self) -> u32 {
+        // SAFETY: The PMU is registered (type invariant); `perf_pmu_register()` set `type`,
+        // which nothing changes afterwards.
+        unsafe { (*self.pmu.get()).type_ as u32 }
+    }
+
+    /// Moves the PMU's events on CPU `from` to CPU `to` (`perf_pmu_migrate_context()`), for a
+    /// PMU without a [`Scope`] when `from` goes offline; `to` must stay online meanwhile (the
+    /// caller being a CPU hotplug callback for `from`).
+    pub fn migrate(&self, from: CpuId, to: CpuId) {
+        // SAFETY: The PMU is registered (type invariant); perf locks both CPUs' contexts.
+        unsafe { bindings::perf_pmu_migrate_context(self.pmu.get(), from.into(), to.into()) };
+    }
+}
+
+#[pinned_drop]
+impl<T: Pmu> PinnedDrop for Registration<T> {
+    fn drop(self: Pin<&mut Self>) {
+        // SAFETY: The PMU is registered (type invariant), without `event_unmapped`, so the
+        // unregister cannot fail with `EBUSY`; a drop runs in process context. It removes the
+        // sysfs files (waiting for their readers), waits for running callbacks and revokes the
+        // remaining events (calling their `destroy`); afterwards nothing refers to the fields
+        // dropped after this.
+        let ret = unsafe { bindings::perf_pmu_unregister(self.pmu.get()) };
+        crate::warn_on!(ret != 0);
+    }
+}

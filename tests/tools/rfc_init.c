@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rfc_init: the init of the guest that boots the kernel of the patch series
+ * (scripts/rfc-check.sh). The kernel has run its KUnit suites (the Rust
+ * doctests among them) before this starts; this checks the sample PMU
+ * rust_pmu through sysfs and perf_event_open(), prints one "rfc: ok ..." or
+ * "rfc: not ok ..." line per check and a last "rfc: N passed, N failed"
+ * line, and powers the machine off.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <linux/reboot.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DIR "/sys/bus/event_source/devices/rust_pmu/"
+
+static int passed, failed;
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("rfc: %s ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+/* The first line of a file, without its newline; "" when unreadable. */
+static const char *first_line(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* Opens an event of type TYPE; the errno on failure, as a negative number. */
+static int open_event(int type, uint64_t config, int pid, int cpu, int group,
+		      uint64_t period, int exclude_user)
+{
+	struct perf_event_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.sample_period = period;
+	attr.exclude_user = exclude_user;
+	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, group, 0);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static uint64_t read_count(int fd)
+{
+	uint64_t v = 0;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return UINT64_MAX;
+	return v;
+}
+
+int main(void)
+{
+	uint64_t t0, busy, wall, n;
+	int type, fd, fd2, e;
+	const char *s;
+
+	mkdir("/dev", 0755);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	fd = open("/dev/console", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	mkdir("/proc", 0755);
+	mount("proc", "/proc", "proc", 0, NULL);
+	mkdir("/sys", 0755);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	printf("rfc: init started\n");
+
+	s = first_line(DIR "type");
+	type = atoi(s);
+	check(type > 0, "rust_pmu is registered (type %s)", s);
+	s = first_line(DIR "format/event");
+	check(!strcmp(s, "config:0-7"), "format/event is config:0-7 (%s)", s);
+	s = first_line(DIR "events/ns");
+	check(!strcmp(s, "event=0x00"), "events/ns is event=0x00 (%s)", s);
+	s = first_line(DIR "events/ns.unit");
+	check(!strcmp(s, "ns"), "events/ns.unit is ns (%s)", s);
+	check(access(DIR "cpumask", F_OK) != 0, "no cpumask file (no scope, no cpumask callback)");
+
+	/* A task event counts while the task runs: busy 100 ms, then sleep 100 ms. */
+	fd = open_event(type, 0, 0, -1, -1, 0, 0);
+	check(fd >= 0, "a task event opens (%d)", fd);
+	if (fd >= 0) {
+		struct timespec ts = { 0, 100000000 };
+
+		t0 = now_ns();
+		while (now_ns() - t0 < 100000000)
+			;
+		busy = now_ns() - t0;
+		nanosleep(&ts, NULL);
+		n = read_count(fd);
+		wall = now_ns() - t0;
+		check(n >= busy / 2 && n <= wall + wall / 20,
+		      "task event: %llu ns counted, busy %llu ns of %llu ns",
+		      (unsigned long long)n, (unsigned long long)busy, (unsigned long long)wall);
+		close(fd);
+	}
+
+	/* A CPU event counts all the time it is enabled, sleep included. */
+	fd = open_event(type, 0, -1, 0, -1, 0, 0);
+	check(fd >= 0, "a CPU event opens (%d)", fd);
+	if (fd >= 0) {
+		struct timespec ts = { 0, 200000000 };
+
+		t0 = now_ns();
+		nanosleep(&ts, NULL);
+		n = read_count(fd);
+		wall = now_ns() - t0;
+		check(n >= wall - wall / 10 && n <= wall + wall / 10,
+		      "CPU event: %llu ns counted in %llu ns", (unsigned long long)n,
+		      (unsigned long long)wall);
+		close(fd);
+	}
+
+	/* A group of two. */
+	fd = open_event(type, 0, 0, -1, -1, 0, 0);
+	fd2 = fd >= 0 ? open_event(type, 0, 0, -1, fd, 0, 0) : -1;
+	check(fd >= 0 && fd2 >= 0, "a group of two opens (%d, %d)", fd, fd2);
+	if (fd2 >= 0)
+		close(fd2);
+	if (fd >= 0)
+		close(fd);
+
+	/* Refusals: the PMU's own (event code), and perf's for its capabilities. */
+	e = open_event(type, 1, 0, -1, -1, 0, 0);
+	check(e == -EINVAL, "event code 1 is refused with EINVAL (%d)", e);
+	e = open_event(type, 0, 0, -1, -1, 1000, 0);
+	check(e < 0, "a sampling event is refused (NO_INTERRUPT) (%d)", e);
+	e = open_event(type, 0, 0, -1, -1, 0, 1);
+	check(e < 0, "exclude_user is refused (NO_EXCLUDE) (%d)", e);
+	if (e >= 0)
+		close(e);
+
+	printf("rfc: %d passed, %d failed\n", passed, failed);
+	fflush(stdout);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}
