@@ -288,10 +288,14 @@ impl<T: Pmu> Event<T> {
     /// }
     /// ```
     pub fn prev_count_xchg(&self, value: u64) -> u64 {
-        // SAFETY: The event is live (type invariant); `hw.prev_count` is a `local64_t`.
-        unsafe {
-            bindings::local64_xchg(&raw mut (*self.as_raw()).hw.prev_count, value as i64) as u64
-        }
+        // SAFETY: `prev_count_ptr` points to a live `local64_t`.
+        unsafe { bindings::local64_xchg(self.prev_count_ptr(), value as i64) as u64 }
+    }
+
+    /// Returns a pointer to the event's `hw.prev_count`, which perf leaves to the PMU.
+    fn prev_count_ptr(&self) -> *mut bindings::local64_t {
+        // SAFETY: The event is live (type invariant): the field is in bounds.
+        unsafe { &raw mut (*self.as_raw()).hw.prev_count }
     }
 
     /// Returns the counter's state as the PMU recorded it (`hw.state`).

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Checks the patch series of scripts/rfc.sh (`make rfc-check`, and part of
+# `make check`), printing one TAP line per check:
+#   - the series applies with `git am` to Debian's linux-source-7.3;
+#   - scripts/checkpatch.pl --strict finds nothing in any patch;
+#   - the kernel builds, in the Debian 13 root with the toolchain that built
+#     Debian's 7.3 kernel, from tinyconfig plus scripts/rfc-kernel.config
+#     (Rust, perf events, KUnit, the Rust doctests and the sample built in),
+#     with CLIPPY=1: no warning in the series' files;
+#   - `make rustfmtcheck` and `make rustdoc` are clean for them;
+#   - that kernel boots in QEMU: the KUnit doctest suite passes (the perf
+#     abstraction's doctests among its cases) and tests/tools/rfc_init.c
+#     counts with the sample PMU and sees its refusals.
+# The built tree is kept in $CACHE_DIR/rfc/check-<key>, the key hashing the
+# patches, the configuration fragment, this recipe and the root: an
+# unchanged series reuses the build and its logs (the checks on them, the
+# checkpatch run and the boot run again).
+#
+# Usage: scripts/rfc-check.sh [--help]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/env.sh"
+case "${1:-}" in
+-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+"") ;;
+*) echo "rfc-check: unknown option $1 (see --help)" >&2; exit 2 ;;
+esac
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n $*"; }
+# result STATUS TEXT: ok when STATUS is 0.
+result() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+# Bump when the build or boot recipe changes.
+RECIPE=1
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$here/rfc.sh" --out "$work/series" >"$work/rfc.log" 2>&1 || {
+	sed 's/^/# /' "$work/rfc.log"; not_ok "make rfc writes the series"; exit 1; }
+base=$("$here/rfc.sh" --print-base)
+root=$("$here/stock-kernel.sh" --variant stock --print-root)
+patches=("$work"/series/000[1-9]-*.patch)
+echo "# series: ${#patches[@]} patches and a cover letter; $(tail -1 "$work/rfc.log" | sed 's/^ *//')"
+key=$( { cat "${patches[@]}" "$here/rfc-kernel.config" "$here/rfc-check.sh"; echo "$RECIPE $root"; } |
+	sha256sum | cut -c1-16)
+tree=$CACHE_DIR/rfc/check-$key
+in_root() { "$here/in-root.sh" "$root" --bind "$tree:/src" --bind "$work:/work" --cwd /src -- "$@"; }
+# Files the series adds or changes, as the build's messages name them.
+ours='rust/kernel/perf|rust/helpers/perf\.c|samples/rust/rust_pmu|rust/bindings/bindings_helper\.h'
+
+# 1. It applies.
+if [ ! -f "$tree/.rfc-built" ]; then
+	for old in "$CACHE_DIR"/rfc/check-*; do [ "$old" = "$tree" ] || rm -rf "$old"; done
+	rm -rf "$tree"
+	git -c advice.detachedHead=false clone -q --shared "$base" "$tree"
+	if git -C "$tree" -c user.name=check -c user.email=check@localhost am -q "${patches[@]}" >"$work/am.log" 2>&1; then
+		touch "$tree/.rfc-applied"
+	else
+		sed 's/^/# /' "$work/am.log"
+	fi
+fi
+result "$([ -f "$tree/.rfc-applied" ]; echo $?)" "the series applies to linux-source-7.3 with git am"
+[ -f "$tree/.rfc-applied" ] || { rm -rf "$tree"; exit 1; }
+
+# 2. checkpatch.
+names=()
+for p in "${patches[@]}"; do names+=("/work/series/$(basename "$p")"); done
+in_root perl scripts/checkpatch.pl --strict --no-tree --no-color "${names[@]}" \
+	>"$work/checkpatch.log" 2>&1 || true
+totals=$(grep '^total:' "$work/checkpatch.log" || true)
+echo "# checkpatch --strict: $(printf '%s\n' "$totals" | awk -F'[ ,]+' '{ e += $2; w += $4; c += $6; l += $8 }
+	END { printf "%d errors, %d warnings, %d checks, %d lines checked", e, w, c, l }')"
+bad=$(printf '%s\n' "$totals" | grep -vc '^total: 0 errors, 0 warnings, 0 checks' || true)
+[ "$bad" = 0 ] || grep -E '^(ERROR|WARNING|CHECK)|^#[0-9]+: FILE' "$work/checkpatch.log" | sed 's/^/# /'
+result "$([ "$bad" = 0 ] && [ "$(printf '%s\n' "$totals" | grep -c .)" = "${#patches[@]}" ]; echo $?)" \
+	"checkpatch.pl --strict is clean on every patch"
+
+# 3. The build, with clippy, rustfmt and rustdoc.
+if [ ! -f "$tree/.rfc-built" ]; then
+	cp "$here/rfc-kernel.config" "$work/frag.config"
+	start=$SECONDS
+	in_root sh -c '
+		make -s tinyconfig >/dev/null
+		scripts/kconfig/merge_config.sh -m .config /work/frag.config >/dev/null
+		make -s olddefconfig
+		grep "^CONFIG" /work/frag.config | while read -r l; do
+			grep -qx "$l" .config || echo "rfc-check: $l did not stay in .config"
+		done
+		make -j"$(nproc)" CLIPPY=1 bzImage 2>&1
+		echo "build status $?"
+		make rustfmtcheck 2>&1
+		echo "rustfmtcheck status $?"
+		make -j"$(nproc)" rustdoc 2>&1
+		echo "rustdoc status $?"' >"$tree/.rfc-build.log" 2>&1 || true
+	echo "$((SECONDS - start))" >"$tree/.rfc-build.time"
+	touch "$tree/.rfc-built"
+fi
+log=$tree/.rfc-build.log
+echo "# build: $(cat "$tree/.rfc-build.time") s (cached in $(basename "$tree"))"
+grep 'did not stay' "$log" | sed 's/^/# /' || true
+result "$(grep -q 'did not stay' "$log"; [ $? = 1 ]; echo $?)" "the configuration fragment holds after olddefconfig"
+result "$(grep -qx 'build status 0' "$log" && [ -f "$tree/arch/x86/boot/bzImage" ]; echo $?)" \
+	"the kernel builds with CLIPPY=1 (Rust, perf, KUnit doctests, the sample)"
+ours_warn=$(grep -E -A4 '^(warning|error)' "$log" | grep -E -- "--> ($ours)|^($ours)[^ ]*:[0-9]+" || true)
+all_warn=$(grep -cE '^warning: [^0-9]' "$log" || true)
+echo "# compiler and clippy warnings in the whole build: $all_warn (none may name the series' files)"
+[ -z "$ours_warn" ] || printf '%s\n' "$ours_warn" | sed 's/^/# /'
+result "$([ -z "$ours_warn" ]; echo $?)" "no compiler or clippy warning in the series' files"
+result "$(grep -qx 'rustfmtcheck status 0' "$log"; echo $?)" "make rustfmtcheck is clean"
+doc_warn=$(awk '/^warning|^error/ { w = 1 } w && /-->/ { print; w = 0 }' "$log" | grep -E "$ours" || true)
+result "$(grep -qx 'rustdoc status 0' "$log" && [ -z "$doc_warn" ]; echo $?)" \
+	"make rustdoc builds the documentation, no warning in the series' files"
+[ -f "$tree/arch/x86/boot/bzImage" ] || exit 1
+
+# 4. The boot: KUnit (the doctests) and the sample PMU.
+mkdir -p "$work/initramfs/dev"
+gcc -static -O2 -Wall -Werror -o "$work/initramfs/init" "$REPO_DIR/tests/tools/rfc_init.c"
+(cd "$work/initramfs" && find . | cpio -o -H newc --quiet >"$work/initramfs.cpio")
+start=$SECONDS
+timeout 600 qemu-system-x86_64 -m 512 -smp 2 -nographic -no-reboot \
+	-kernel "$tree/arch/x86/boot/bzImage" -initrd "$work/initramfs.cpio" \
+	-append "console=ttyS0 panic=-1" >"$work/console.log" 2>&1 || true
+echo "# boot: $((SECONDS - start)) s"
+con=$work/console.log
+suite=$(grep -o '# rust_doctests_kernel: pass:.*' "$con" | head -1 || true)
+perf_cases=$(grep -cE '    ok [0-9]+ rust_doctest_kernel_perf_' "$con" || true)
+perf_bad=$(grep -cE '    not ok [0-9]+ rust_doctest_kernel_perf_' "$con" || true)
+echo "# KUnit: ${suite:-no summary}; the perf doctests: $perf_cases ok, $perf_bad not ok"
+grep -E 'not ok [0-9]+ ' "$con" | sed 's/^/# /' | head -20 || true
+result "$(printf '%s' "$suite" | grep -q 'fail:0 ' && [ "$perf_cases" -gt 0 ] && [ "$perf_bad" = 0 ]; echo $?)" \
+	"the KUnit doctests pass, the perf abstraction's among them"
+grep '^rfc: ' "$con" | sed 's/^/# /'
+result "$(grep -qE '^rfc: [1-9][0-9]* passed, 0 failed' "$con"; echo $?)" \
+	"the sample PMU counts and refuses what it should"
+oops=$(grep -E 'BUG:|WARNING:|Oops|Kernel panic|UBSAN|refcount_t' "$con" || true)
+[ -z "$oops" ] || printf '%s\n' "$oops" | sed 's/^/# /' | head -20
+result "$([ -z "$oops" ]; echo $?)" "no kernel warning, BUG or oops during the boot"
