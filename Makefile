@@ -34,6 +34,12 @@
 #   make selftest        the selftests on this machine (root, module loaded)
 #   make host-test       the host tests (cargo test)
 #   make bench           host benchmarks of the core
+#   make rfc             the patch series "rust: perf: add a PMU abstraction"
+#                        (rfc/) into build/rfc/, against Debian 13's
+#                        linux-source-7.3 (in the Debian 13 root, made first)
+#   make rfc-check       apply it to that tree, checkpatch, build (CLIPPY=1,
+#                        rustfmtcheck, rustdoc) and boot it: KUnit doctests
+#                        and the sample PMU (scripts/rfc-check.sh)
 #   make test-kernel     build (or reuse) a cached test kernel
 #                        (VARIANT=debug, nodebug, rt, distro, distro-rt,
 #                        stock, stock-rt or unstable; default debug)
@@ -108,7 +114,8 @@ ru_cargo_env := $(if $(wildcard /usr/bin/cargo),RUSTC=$(or $(ru_rustc),rustc))
 # The kernel release of KDIR (empty when it is not a built tree).
 ru_release = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
-.PHONY: all modules install stock stock-install deb clean ru-kdir check stress selftest demo guest bench test-kernel host-test
+.PHONY: all modules install stock stock-install deb clean ru-kdir check stress selftest demo guest bench test-kernel host-test \
+	rfc rfc-check
 
 all modules: ru-kdir
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
@@ -228,3 +235,8 @@ host-test:
 
 bench:
 	scripts/bench.sh
+
+rfc rfc-check:
+	scripts/install-deps.sh
+	scripts/stock-kernel.sh --variant stock --root-only
+	scripts/$@.sh

@@ -9,8 +9,10 @@
 # scripts/build-module.sh), checks the debug module's aliases, runs the
 # README's commands for the stock kernel in its root
 # (tests/host/stock-readme.sh), builds the Debian package and installs,
-# checks and removes it in a copy of that root (tests/host/deb.sh), builds
-# the guest tools, and runs each guest
+# checks and removes it in a copy of that root (tests/host/deb.sh), checks
+# the patch series of `make rfc` (scripts/rfc-check.sh: applied to that
+# root's linux-source-7.3, built and booted), builds the guest tools, and
+# runs each guest
 # test in every configuration its `# guest:` lines name. Ends with one line
 # "N passed, N failed" (", N skipped" if any); exits non-zero on failure.
 #
@@ -279,6 +281,17 @@ if [ -n "${kernel_ok[stock]:-}" ]; then
 	out=$(tests/host/deb.sh 2>&1)
 	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | sed 's/^/   /'
 	tally "deb" "$out"
+fi
+
+# The patch series "rust: perf: add a PMU abstraction" (scripts/rfc.sh):
+# applied to linux-source-7.3 of the Debian 13 root, checked, built with
+# that root's toolchain and booted (scripts/rfc-check.sh).
+if [ "$host" = 1 ] && [ -n "${kernel_ok[stock]:-}" ]; then
+	note "patch series: rust: perf: add a PMU abstraction (make rfc-check)"
+	step "rfc-check"
+	out=$(scripts/rfc-check.sh 2>&1)
+	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | sed 's/^/   /'
+	tally "rfc-check" "$out"
 fi
 
 if [ "$guest" = 1 ]; then

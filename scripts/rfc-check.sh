@@ -11,7 +11,7 @@
 #     with CLIPPY=1: no warning in the series' files;
 #   - `make rustfmtcheck` and `make rustdoc` are clean for them;
 #   - that kernel boots in QEMU: the KUnit doctest suite passes (the perf
-#     abstraction's doctests among its cases) and tests/tools/rfc_init.c
+#     abstraction's doctests among its cases) and tests/rfc/rfc_init.c
 #     counts with the sample PMU and sees its refusals.
 # The built tree is kept in $CACHE_DIR/rfc/check-<key>, the key hashing the
 # patches, the configuration fragment, this recipe and the root: an
@@ -117,7 +117,7 @@ result "$(grep -qx 'rustdoc status 0' "$log" && [ -z "$doc_warn" ]; echo $?)" \
 
 # 4. The boot: KUnit (the doctests) and the sample PMU.
 mkdir -p "$work/initramfs/dev"
-gcc -static -O2 -Wall -Werror -o "$work/initramfs/init" "$REPO_DIR/tests/tools/rfc_init.c"
+gcc -static -O2 -Wall -Werror -o "$work/initramfs/init" "$REPO_DIR/tests/rfc/rfc_init.c"
 (cd "$work/initramfs" && find . | cpio -o -H newc --quiet >"$work/initramfs.cpio")
 start=$SECONDS
 timeout 600 qemu-system-x86_64 -m 512 -smp 2 -nographic -no-reboot \
