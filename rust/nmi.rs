@@ -266,7 +266,9 @@ impl<T: IrqWorkHandler> IrqWork<T> {
         pin_init!(Self {
             // SAFETY: The helper initialises the work in place with a function of the right type,
             // only ever called for a work inside an `IrqWork<T>`.
-            work <- Opaque::ffi_init(|slot| unsafe { bindings::ru_init_irq_work_hard(slot, Some(Self::run)) }),
+            work <- Opaque::ffi_init(|slot| unsafe {
+                bindings::ru_init_irq_work_hard(slot, Some(Self::run))
+            }),
             handler,
         })
     }

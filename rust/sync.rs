@@ -55,7 +55,11 @@ unsafe impl Backend for IrqLockBackend {
 #[macro_export]
 macro_rules! ru_sys_new_irq_lock {
     ($inner:expr $(, $name:literal)? $(,)?) => {
-        $crate::sys::sync::IrqLock::new($inner, kernel::optional_name!($($name)?), kernel::static_lock_class!())
+        $crate::sys::sync::IrqLock::new(
+            $inner,
+            kernel::optional_name!($($name)?),
+            kernel::static_lock_class!(),
+        )
     };
 }
 pub use crate::ru_sys_new_irq_lock as new_irq_lock;

@@ -158,7 +158,8 @@ commit 3-sample.txt
 # The series, and the cover letter's subject and text in place of
 # format-patch's placeholders.
 rm -rf "$out"; mkdir -p "$out"
-git format-patch -q --cover-letter --subject-prefix="RFC PATCH" -o "$out" HEAD~3..HEAD
+git -c user.name="${author% <*}" -c user.email="$(echo "$author" | sed 's/.*<\(.*\)>.*/\1/')" \
+	format-patch -q --cover-letter --subject-prefix="RFC PATCH" -o "$out" HEAD~3..HEAD
 cover=$(ls "$out"/0000-*.patch)
 subject=$(head -1 "$REPO_DIR/rfc/cover-letter.txt")
 SUBJECT=$subject BLURB_FILE=$REPO_DIR/rfc/cover-letter.txt awk '
