@@ -91,7 +91,14 @@ impl IrqsOff {
     /// Interrupts must be off on this CPU for as long as the value lives,
     /// and it must not leave the context that made it.
     pub unsafe fn new() -> Self {
-        // INVARIANT: By the function's requirement.
+        // Checked where lockdep tracks the interrupt state (a debug kernel); elsewhere the
+        // assertion is empty and the call is left out.
+        #[cfg(CONFIG_PROVE_LOCKING)]
+        // SAFETY: The assertion only reads this CPU's interrupt state as lockdep tracks it.
+        unsafe {
+            bindings::ru_lockdep_assert_irqs_disabled()
+        };
+        // INVARIANT: By the function's requirement, checked above under lockdep.
         IrqsOff(PhantomData)
     }
 

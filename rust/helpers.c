@@ -98,6 +98,7 @@ bool ru_raw_spin_trylock_irqsave(raw_spinlock_t *lock, unsigned long *flags)
 }
 
 void ru_raw_spin_assert_held(raw_spinlock_t *lock) { lockdep_assert_held(lock); }
+void ru_lockdep_assert_irqs_disabled(void) { lockdep_assert_irqs_disabled(); }
 
 /* A dynamic multi-instance hotplug state (the setup casts the callbacks). */
 int ru_cpuhp_setup_state_multi(const char *name, int (*online)(unsigned int, struct hlist_node *),

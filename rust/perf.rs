@@ -133,8 +133,9 @@ pub struct PmuOptions {
 pub struct Event<D>(Opaque<bindings::perf_event>, PhantomData<D>);
 
 /// The identity of an event, to recognise it in a later callback. It is
-/// only compared, never turned back into an event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// only compared, never turned back into an event, and not printable (it
+/// is made from the event's address).
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct EventId(usize);
 
 impl EventId {

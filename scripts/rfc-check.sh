@@ -89,19 +89,19 @@ if [ ! -f "$tree/.rfc-built" ]; then
 		grep "^CONFIG" /work/frag.config | while read -r l; do
 			grep -qx "$l" .config || echo "rfc-check: $l did not stay in .config"
 		done
-		make -j"$(nproc)" CLIPPY=1 bzImage 2>&1
-		echo "build status $?"
-		make rustfmtcheck 2>&1
-		echo "rustfmtcheck status $?"
-		make -j"$(nproc)" rustdoc 2>&1
-		echo "rustdoc status $?"' >"$tree/.rfc-build.log" 2>&1 || true
+		make -j"$(nproc)" CLIPPY=1 bzImage >.rfc-build.log 2>&1
+		echo "build status $?" >>.rfc-build.log
+		make rustfmtcheck >.rfc-rustfmt.log 2>&1
+		echo "rustfmtcheck status $?" >>.rfc-rustfmt.log
+		make -j"$(nproc)" rustdoc >.rfc-rustdoc.log 2>&1
+		echo "rustdoc status $?" >>.rfc-rustdoc.log' >"$tree/.rfc-config.log" 2>&1 || true
 	echo "$((SECONDS - start))" >"$tree/.rfc-build.time"
 	touch "$tree/.rfc-built"
 fi
 log=$tree/.rfc-build.log
 echo "# build: $(cat "$tree/.rfc-build.time") s (cached in $(basename "$tree"))"
-grep 'did not stay' "$log" | sed 's/^/# /' || true
-result "$(grep -q 'did not stay' "$log"; [ $? = 1 ]; echo $?)" "the configuration fragment holds after olddefconfig"
+sed 's/^/# /' "$tree/.rfc-config.log"
+result "$(grep -q 'did not stay' "$tree/.rfc-config.log"; [ $? = 1 ]; echo $?)" "the configuration fragment holds after olddefconfig"
 result "$(grep -qx 'build status 0' "$log" && [ -f "$tree/arch/x86/boot/bzImage" ]; echo $?)" \
 	"the kernel builds with CLIPPY=1 (Rust, perf, KUnit doctests, the sample)"
 ours_warn=$(grep -E -A4 '^(warning|error)' "$log" | grep -E -- "--> ($ours)|^($ours)[^ ]*:[0-9]+" || true)
@@ -109,9 +109,11 @@ all_warn=$(grep -cE '^warning: [^0-9]' "$log" || true)
 echo "# compiler and clippy warnings in the whole build: $all_warn (none may name the series' files)"
 [ -z "$ours_warn" ] || printf '%s\n' "$ours_warn" | sed 's/^/# /'
 result "$([ -z "$ours_warn" ]; echo $?)" "no compiler or clippy warning in the series' files"
-result "$(grep -qx 'rustfmtcheck status 0' "$log"; echo $?)" "make rustfmtcheck is clean"
-doc_warn=$(awk '/^warning|^error/ { w = 1 } w && /-->/ { print; w = 0 }' "$log" | grep -E "$ours" || true)
-result "$(grep -qx 'rustdoc status 0' "$log" && [ -z "$doc_warn" ]; echo $?)" \
+grep -v 'status 0$' "$tree/.rfc-rustfmt.log" | sed 's/^/# /' | head -40
+result "$(grep -qx 'rustfmtcheck status 0' "$tree/.rfc-rustfmt.log"; echo $?)" "make rustfmtcheck is clean"
+doc_warn=$(grep -E -A4 '^(warning|error)' "$tree/.rfc-rustdoc.log" | grep -E -- "--> ($ours)" || true)
+[ -z "$doc_warn" ] || printf '%s\n' "$doc_warn" | sed 's/^/# /'
+result "$(grep -qx 'rustdoc status 0' "$tree/.rfc-rustdoc.log" && [ -z "$doc_warn" ]; echo $?)" \
 	"make rustdoc builds the documentation, no warning in the series' files"
 [ -f "$tree/arch/x86/boot/bzImage" ] || exit 1
 
