@@ -4,6 +4,7 @@
 # Checks the patch series of scripts/rfc.sh (`make rfc-check`, and part of
 # `make check`), printing one TAP line per check:
 #   - the series applies with `git am` to Debian's linux-source-7.3;
+#   - every public item of kernel::perf has # Examples (doc_examples.py);
 #   - scripts/checkpatch.pl --strict finds nothing in any patch;
 #   - the kernel builds, in the Debian 13 root with the toolchain that built
 #     Debian's 7.3 kernel, from tinyconfig plus scripts/rfc-kernel.config
@@ -65,7 +66,13 @@ fi
 result "$([ -f "$tree/.rfc-applied" ]; echo $?)" "the series applies to linux-source-7.3 with git am"
 [ -f "$tree/.rfc-applied" ] || { rm -rf "$tree"; exit 1; }
 
-# 2. checkpatch.
+# 2. Every public item of the abstraction has examples (which the KUnit
+# run below compiles and runs), and checkpatch.
+st=0
+out=$(/usr/bin/python3 "$REPO_DIR/tests/rfc/doc_examples.py" "$REPO_DIR"/rfc/rust/kernel/perf.rs \
+	"$REPO_DIR"/rfc/rust/kernel/perf/*.rs 2>&1) || st=$?
+printf '%s\n' "$out" | sed "s|$REPO_DIR/||; s/^/# /"
+result "$st" "every public item of kernel::perf has a doc comment with # Examples"
 names=()
 for p in "${patches[@]}"; do names+=("/work/series/$(basename "$p")"); done
 in_root perl scripts/checkpatch.pl --strict --no-tree --no-color "${names[@]}" \

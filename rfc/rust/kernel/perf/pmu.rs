@@ -99,50 +99,217 @@ use core::marker::PhantomData;
 #[vtable]
 pub trait Pmu: Send + Sync + Sized + 'static {
     /// What the PMU can do, or cannot (`pmu->capabilities`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Capabilities, Capability};
+    ///
+    /// // A PMU without an overflow interrupt, which cannot filter by privilege level.
+    /// const CAPABILITIES: Capabilities = Capabilities::empty()
+    ///     .with(Capability::NoInterrupt)
+    ///     .with(Capability::NoExclude);
+    /// assert!(CAPABILITIES.contains(Capability::NoExclude));
+    /// ```
     const CAPABILITIES: Capabilities;
 
     /// Where the PMU's per-task events are scheduled (`pmu->task_ctx_nr`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::TaskContext;
+    ///
+    /// // A PMU of counters shared by every task on a CPU: CPU-wide events only.
+    /// const TASK_CONTEXT: TaskContext = TaskContext::Invalid;
+    /// # let _ = TASK_CONTEXT;
+    /// ```
     const TASK_CONTEXT: TaskContext;
 
     /// The CPUs one of the PMU's counters serves (`pmu->scope`); a PMU with a scope other than
     /// [`Scope::None`] has no [`Pmu::cpumask`] of its own.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::Scope;
+    ///
+    /// // One counter block per package: perf keeps one CPU of each in `cpumask`.
+    /// const SCOPE: Scope = Scope::Package;
+    /// # let _ = SCOPE;
+    /// ```
     const SCOPE: Scope = Scope::None;
 
     /// What the PMU keeps for each of its events: [`Pmu::event_init`] returns it, every later
     /// callback borrows it ([`Event::data`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::sync::atomic::{AtomicU32, Ordering};
+    ///
+    /// // The counter an event was given in `add`, read again in `read` and `del`.
+    /// struct EventData {
+    ///     counter: AtomicU32,
+    /// }
+    ///
+    /// let data = EventData { counter: AtomicU32::new(0) };
+    /// data.counter.store(3, Ordering::Relaxed);
+    /// assert_eq!(data.counter.load(Ordering::Relaxed), 3);
+    /// ```
     type EventData: Send + Sync;
 
     /// Checks a new event and returns its data; `ENOENT` for an event of another PMU.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::NewEvent;
+    /// use kernel::prelude::*;
+    ///
+    /// // The usual checks, for a PMU whose event code is `config:0-7`.
+    /// fn event_init(event: &mut NewEvent) -> Result<u8> {
+    ///     if !event.is_for_this_pmu() {
+    ///         return Err(ENOENT);
+    ///     }
+    ///     if event.is_per_task() || event.cpu().is_none() {
+    ///         return Err(EINVAL);
+    ///     }
+    ///     u8::try_from(event.config().config).map_err(|_| EINVAL)
+    /// }
+    /// ```
     fn event_init(&self, event: &mut NewEvent) -> Result<Self::EventData>;
 
     /// Schedules the event on a counter, and starts it if `flags` has
     /// [`Start`](super::EventFlag::Start).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, EventFlag, EventFlags, HwState, Pmu};
+    ///
+    /// // The bookkeeping of `add`, for a PMU with one counter per event.
+    /// fn add<T: Pmu>(event: &Event<T>, flags: EventFlags) -> bool {
+    ///     event.set_state(HwState::Stopped | HwState::UpToDate);
+    ///     flags.contains(EventFlag::Start)
+    /// }
+    /// ```
     fn add(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) -> Result;
 
     /// Stops the event (updating its count) and takes it off its counter.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, EventFlag, EventFlags, Pmu};
+    /// use kernel::interrupt::LocalInterruptDisabled;
+    ///
+    /// // `del` usually stops the event with an update, then frees its counter.
+    /// fn del<T: Pmu>(pmu: &T, event: &Event<T>, irq: &LocalInterruptDisabled) {
+    ///     pmu.stop(event, EventFlags::from(EventFlag::Update), irq);
+    /// }
+    /// ```
     fn del(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
 
     /// Starts counting.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, HwStates, Pmu};
+    ///
+    /// // `start` records the counter's value and marks the event running.
+    /// fn start<T: Pmu>(event: &Event<T>, counter: u64) {
+    ///     event.prev_count_set(counter);
+    ///     event.set_state(HwStates::empty());
+    /// }
+    /// ```
     fn start(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
 
     /// Stops counting, updating the count if `flags` has [`Update`](super::EventFlag::Update).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, EventFlag, EventFlags, HwState, Pmu};
+    ///
+    /// // `stop` brings the count up to date once, then marks the event stopped.
+    /// fn stop<T: Pmu>(event: &Event<T>, flags: EventFlags, counter: u64) {
+    ///     if flags.contains(EventFlag::Update) && !event.state().contains(HwState::UpToDate) {
+    ///         let prev = event.prev_count_xchg(counter);
+    ///         event.count_add(counter.wrapping_sub(prev));
+    ///     }
+    ///     event.set_state(HwState::Stopped | HwState::UpToDate);
+    /// }
+    /// ```
     fn stop(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
 
     /// Updates the event's count from its counter.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Event, Pmu};
+    ///
+    /// // A 48-bit counter: the difference is taken modulo its width.
+    /// fn read<T: Pmu>(event: &Event<T>, counter: u64) {
+    ///     let prev = event.prev_count_xchg(counter);
+    ///     event.count_add(counter.wrapping_sub(prev) & ((1 << 48) - 1));
+    /// }
+    /// ```
     fn read(&self, event: &Event<Self>, irq: &LocalInterruptDisabled);
 
     /// Lets the PMU's counters on this CPU run after a batch of changes (`pmu_enable`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::sync::atomic::{AtomicBool, Ordering};
+    ///
+    /// // A global enable bit, set again once the batch is done.
+    /// fn enable(global: &AtomicBool) {
+    ///     global.store(true, Ordering::Relaxed);
+    /// }
+    /// # enable(&AtomicBool::new(false));
+    /// ```
     fn enable(&self, _irq: &LocalInterruptDisabled) {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// Stops the PMU's counters on this CPU before a batch of changes (`pmu_disable`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::sync::atomic::{AtomicBool, Ordering};
+    ///
+    /// // A global enable bit, cleared while perf changes the PMU's events.
+    /// fn disable(global: &AtomicBool) {
+    ///     global.store(false, Ordering::Relaxed);
+    /// }
+    /// # disable(&AtomicBool::new(true));
+    /// ```
     fn disable(&self, _irq: &LocalInterruptDisabled) {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
     /// The CPUs the PMU's `cpumask` file shows, for a PMU without a [`Scope`]: the CPUs its
     /// CPU-wide events should be opened on. A PMU without it has no such file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::cpumask::Cpumask;
+    ///
+    /// // The CPUs a PMU reads its counters on, kept up to date by its hotplug callbacks.
+    /// struct Cpus<'a> {
+    ///     readers: &'a Cpumask,
+    /// }
+    ///
+    /// fn cpumask<'a>(pmu: &Cpus<'a>) -> &'a Cpumask {
+    ///     pmu.readers
+    /// }
+    /// ```
     fn cpumask(&self) -> &Cpumask {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
@@ -427,6 +594,22 @@ impl<T: Pmu> Registration<T> {
     /// Registers a PMU named `name` driven by `ops`, with these `format/` and `events/` files.
     ///
     /// Nothing stays registered on error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Attr, Pmu, Registration};
+    /// use kernel::prelude::*;
+    ///
+    /// const FORMATS: &[Attr<'static>] = &[Attr { name: c"event", value: c"config:0-7" }];
+    ///
+    /// fn register<T: Pmu>(
+    ///     module: &'static ThisModule,
+    ///     ops: T,
+    /// ) -> impl PinInit<Registration<T>, Error> {
+    ///     Registration::new(module, c"my_pmu", ops, FORMATS, &[])
+    /// }
+    /// ```
     pub fn new(
         module: &'static ThisModule,
         name: &CStr,
@@ -463,11 +646,32 @@ impl<T: Pmu> Registration<T> {
     }
 
     /// Returns the PMU object.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Pmu, Registration};
+    ///
+    /// fn ops<T: Pmu>(pmu: &Registration<T>) -> &T {
+    ///     pmu.ops()
+    /// }
+    /// ```
     pub fn ops(&self) -> &T {
         &self.ops
     }
 
     /// Returns the PMU's type: the `attr.type` of its events.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{Pmu, Registration};
+    ///
+    /// fn dynamic<T: Pmu>(pmu: &Registration<T>) -> bool {
+    ///     // Types above the generic ones (`PERF_TYPE_MAX`) are given at registration.
+    ///     pmu.pmu_type() >= 6
+    /// }
+    /// ```
     pub fn pmu_type(&self) -> u32 {
         // SAFETY: The PMU is registered (type invariant); `perf_pmu_register()` set `type`,
         // which nothing changes afterwards.
@@ -477,6 +681,20 @@ impl<T: Pmu> Registration<T> {
     /// Moves the PMU's events on CPU `from` to CPU `to` (`perf_pmu_migrate_context()`), for a
     /// PMU without a [`Scope`] when `from` goes offline; `to` must stay online meanwhile (the
     /// caller being a CPU hotplug callback for `from`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::cpu::CpuId;
+    /// use kernel::perf::{Pmu, Registration};
+    ///
+    /// // In the PMU's CPU offline callback: its events follow the next reader.
+    /// fn offline<T: Pmu>(pmu: &Registration<T>, cpu: CpuId, next: Option<CpuId>) {
+    ///     if let Some(next) = next {
+    ///         pmu.migrate(cpu, next);
+    ///     }
+    /// }
+    /// ```
     pub fn migrate(&self, from: CpuId, to: CpuId) {
         // SAFETY: The PMU is registered (type invariant); perf locks both CPUs' contexts.
         unsafe { bindings::perf_pmu_migrate_context(self.pmu.get(), from.into(), to.into()) };
