@@ -117,6 +117,7 @@ void ru_send_nmi(unsigned int cpu) { __apic_send_IPI_mask(cpumask_of(cpu), NMI_V
 /* perf events. */
 bool ru_is_sampling_event(struct perf_event *ev) { return is_sampling_event(ev); }
 bool ru_event_has_any_exclude_flag(struct perf_event *ev) { return event_has_any_exclude_flag(ev); }
+void ru_lockdep_assert_event_ctx(struct perf_event *ev) { lockdep_assert_event_ctx(ev); }
 
 /* RCU read-side sections, NMI context, local interrupts. */
 void ru_rcu_read_lock(void) { rcu_read_lock(); }

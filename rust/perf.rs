@@ -444,27 +444,37 @@ impl NewEvent {
 
     /// Calls `f` for the other members of the event's group that belong
     /// to the same PMU and are not off (the leader first), stopping at the
-    /// first error.
+    /// first error. perf holds the group leader's context mutex around
+    /// `event_init` for a group member only for PMUs outside the software
+    /// context: for one in it ([`TaskContext::Software`]) a group member
+    /// gets `EINVAL` (6.12's kernel crate has no `EOPNOTSUPP`). A new group
+    /// leader has no other member.
     pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
         let ev = self.raw();
-        // SAFETY: The event is live, and so is its group leader: `perf_event_open` holds the
-        // group's file while it initialises the event, which joins the group only afterwards.
-        // The leader's sibling list is walked as the kernel's own PMU drivers walk it to
-        // validate a group in `event_init` (the x86 uncore driver's `uncore_validate_group`).
-        // Each member is live for the call; `GroupMember` only reads its attributes.
+        // SAFETY: The event is live (type invariant); perf set its PMU and group leader.
+        let (pmu, leader) = unsafe { ((*ev).pmu, (*ev).group_leader) };
+        if leader == ev {
+            return Ok(());
+        }
+        // SAFETY: `pmu` is the PMU whose `event_init` runs, registered.
+        if unsafe { (*pmu).task_ctx_nr } == bindings::perf_event_task_context_perf_sw_context {
+            return Err(EINVAL);
+        }
+        // SAFETY: The event is a member of a group of a PMU outside the software context:
+        // `perf_try_init_event` holds the leader's context mutex for the call (asserted under
+        // lockdep), which keeps the leader and its sibling list as they are, as the kernel's
+        // own PMU drivers rely on to validate a group in `event_init`. Each member is live for
+        // the call; `GroupMember` only reads its attributes.
         unsafe {
-            let pmu = (*ev).pmu;
-            let leader = (*ev).group_leader;
-            if leader != ev && (*leader).pmu == pmu {
+            bindings::ru_lockdep_assert_event_ctx(leader);
+            if (*leader).pmu == pmu {
                 f(&*leader.cast::<GroupMember>())?;
             }
             let head = &raw mut (*leader).sibling_list;
             let mut pos = (*head).next;
             while pos != head {
                 let sib = super::compat::container_of!(pos, bindings::perf_event, sibling_list);
-                if sib != ev
-                    && (*sib).pmu == pmu
-                    && (*sib).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
+                if (*sib).pmu == pmu && (*sib).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
                 {
                     f(&*sib.cast::<GroupMember>())?;
                 }

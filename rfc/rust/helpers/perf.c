@@ -13,6 +13,11 @@ __rust_helper bool rust_helper_event_has_any_exclude_flag(struct perf_event *eve
 	return event_has_any_exclude_flag(event);
 }
 
+__rust_helper void rust_helper_lockdep_assert_event_ctx(struct perf_event *event)
+{
+	lockdep_assert_event_ctx(event);
+}
+
 __rust_helper s64 rust_helper_local64_read(local64_t *l)
 {
 	return local64_read(l);

@@ -532,7 +532,11 @@ impl NewEvent {
     /// Calls `f` for each other member of the event's group that belongs to the same PMU and is
     /// not off, the group leader first, stopping at the first error.
     ///
-    /// A PMU checks this way that the whole group fits its counters.
+    /// A PMU checks this way that the whole group fits its counters. perf holds the group
+    /// leader's context mutex around `event_init` for a member of a group (which keeps the
+    /// group as it is) only for PMUs outside the software context: for a PMU in it
+    /// ([`TaskContext::Software`](super::TaskContext::Software)) this fails with `EOPNOTSUPP`
+    /// when the event is not its group's leader. A new group leader has no other member.
     ///
     /// # Examples
     ///
@@ -550,13 +554,22 @@ impl NewEvent {
     /// ```
     pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
         let ev = self.as_raw();
-        // SAFETY: The event is live, and so is its group leader: `perf_event_open()` holds the
-        // leader's file while it initialises the event, which joins the group only afterwards.
-        // Each sibling is live for the call; `GroupMember` only reads its attributes.
+        // SAFETY: The event is live (type invariant); perf set its PMU and group leader.
+        let (pmu, leader) = unsafe { ((*ev).pmu, (*ev).group_leader) };
+        if leader == ev {
+            return Ok(());
+        }
+        // SAFETY: `pmu` is the PMU whose `event_init` runs, registered.
+        if unsafe { (*pmu).task_ctx_nr } == bindings::perf_event_task_context_perf_sw_context {
+            return Err(EOPNOTSUPP);
+        }
+        // SAFETY: The event is a member of a group of a PMU outside the software context:
+        // `perf_try_init_event()` holds the leader's context mutex for the call (asserted under
+        // lockdep), which keeps the leader and its sibling list as they are. Each sibling is
+        // live for the call; `GroupMember` only reads its attributes.
         unsafe {
-            let pmu = (*ev).pmu;
-            let leader = (*ev).group_leader;
-            if leader != ev && (*leader).pmu == pmu {
+            bindings::lockdep_assert_event_ctx(leader);
+            if (*leader).pmu == pmu {
                 f(GroupMember::from_raw(leader))?;
             }
             let head = &raw mut (*leader).sibling_list;
@@ -564,8 +577,7 @@ impl NewEvent {
             while pos != head {
                 let sibling: *mut bindings::perf_event =
                     crate::container_of!(pos, bindings::perf_event, sibling_list);
-                if sibling != ev
-                    && (*sibling).pmu == pmu
+                if (*sibling).pmu == pmu
                     && (*sibling).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
                 {
                     f(GroupMember::from_raw(sibling))?;
