@@ -15,12 +15,13 @@
 #     abstraction's doctests among its cases) and tests/rfc/rfc_init.c
 #     counts with the sample PMU and sees its refusals.
 # The built tree is kept in $CACHE_DIR/rfc/check-<key>, the key hashing the
-# patches, the configuration fragment, this recipe and the root: an
+# patches, the configuration fragment, the build's recipe version and the root: an
 # unchanged series reuses the build and its logs (the checks on them, the
 # checkpatch run and the boot run again).
 #
 # Usage: scripts/rfc-check.sh [--help]
-set -euo pipefail
+# No `set -e`: each check reports its own failure as a TAP line.
+set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 case "${1:-}" in
@@ -34,18 +35,18 @@ ok() { n=$((n + 1)); echo "ok $n $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n $*"; }
 # result STATUS TEXT: ok when STATUS is 0.
 result() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-# Bump when the build or boot recipe changes.
-RECIPE=1
+# Bump when the build's recipe (step 3) changes: it is part of the build's key.
+RECIPE=2
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$here/rfc.sh" --out "$work/series" >"$work/rfc.log" 2>&1 || {
 	sed 's/^/# /' "$work/rfc.log"; not_ok "make rfc writes the series"; exit 1; }
-base=$("$here/rfc.sh" --print-base)
-root=$("$here/stock-kernel.sh" --variant stock --print-root)
+base=$("$here/rfc.sh" --print-base) && root=$("$here/stock-kernel.sh" --variant stock --print-root) ||
+	{ not_ok "the base tree and the Debian 13 root are there"; exit 1; }
 patches=("$work"/series/000[1-9]-*.patch)
 echo "# series: ${#patches[@]} patches and a cover letter; $(tail -1 "$work/rfc.log" | sed 's/^ *//')"
-key=$( { cat "${patches[@]}" "$here/rfc-kernel.config" "$here/rfc-check.sh"; echo "$RECIPE $root"; } |
+key=$( { cat "${patches[@]}" "$here/rfc-kernel.config"; echo "$RECIPE $root"; } |
 	sha256sum | cut -c1-16)
 tree=$CACHE_DIR/rfc/check-$key
 in_root() { "$here/in-root.sh" "$root" --bind "$tree:/src" --bind "$work:/work" --cwd /src -- "$@"; }
@@ -56,8 +57,8 @@ ours='rust/kernel/perf|rust/helpers/perf\.c|samples/rust/rust_pmu|rust/bindings/
 if [ ! -f "$tree/.rfc-built" ]; then
 	for old in "$CACHE_DIR"/rfc/check-*; do [ "$old" = "$tree" ] || rm -rf "$old"; done
 	rm -rf "$tree"
-	git -c advice.detachedHead=false clone -q --shared "$base" "$tree"
-	if git -C "$tree" -c user.name=check -c user.email=check@localhost am -q "${patches[@]}" >"$work/am.log" 2>&1; then
+	if git -c advice.detachedHead=false clone -q --shared "$base" "$tree" &&
+		git -C "$tree" -c user.name=check -c user.email=check@localhost am -q "${patches[@]}" >"$work/am.log" 2>&1; then
 		touch "$tree/.rfc-applied"
 	else
 		sed 's/^/# /' "$work/am.log"
@@ -81,7 +82,7 @@ totals=$(grep '^total:' "$work/checkpatch.log" || true)
 echo "# checkpatch --strict: $(printf '%s\n' "$totals" | awk -F'[ ,]+' '{ e += $2; w += $4; c += $6; l += $8 }
 	END { printf "%d errors, %d warnings, %d checks, %d lines checked", e, w, c, l }')"
 bad=$(printf '%s\n' "$totals" | grep -vc '^total: 0 errors, 0 warnings, 0 checks' || true)
-[ "$bad" = 0 ] || grep -E '^(ERROR|WARNING|CHECK)|^#[0-9]+: FILE' "$work/checkpatch.log" | sed 's/^/# /'
+[ "$bad" = 0 ] || { grep -E '^(ERROR|WARNING|CHECK)|^#[0-9]+: FILE' "$work/checkpatch.log" | sed 's/^/# /'; }
 result "$([ "$bad" = 0 ] && [ "$(printf '%s\n' "$totals" | grep -c .)" = "${#patches[@]}" ]; echo $?)" \
 	"checkpatch.pl --strict is clean on every patch"
 
@@ -116,7 +117,7 @@ all_warn=$(grep -cE '^warning: [^0-9]' "$log" || true)
 echo "# compiler and clippy warnings in the whole build: $all_warn (none may name the series' files)"
 [ -z "$ours_warn" ] || printf '%s\n' "$ours_warn" | sed 's/^/# /'
 result "$([ -z "$ours_warn" ]; echo $?)" "no compiler or clippy warning in the series' files"
-grep -v 'status 0$' "$tree/.rfc-rustfmt.log" | sed 's/^/# /' | head -40
+{ grep -v 'status 0$' "$tree/.rfc-rustfmt.log" || true; } | sed 's/^/# /' | head -40
 result "$(grep -qx 'rustfmtcheck status 0' "$tree/.rfc-rustfmt.log"; echo $?)" "make rustfmtcheck is clean"
 doc_warn=$(grep -E -A4 '^(warning|error)' "$tree/.rfc-rustdoc.log" | grep -E -- "--> ($ours)" || true)
 [ -z "$doc_warn" ] || printf '%s\n' "$doc_warn" | sed 's/^/# /'
@@ -126,8 +127,9 @@ result "$(grep -qx 'rustdoc status 0' "$tree/.rfc-rustdoc.log" && [ -z "$doc_war
 
 # 4. The boot: KUnit (the doctests) and the sample PMU.
 mkdir -p "$work/initramfs/dev"
-gcc -static -O2 -Wall -Werror -o "$work/initramfs/init" "$REPO_DIR/tests/rfc/rfc_init.c"
-(cd "$work/initramfs" && find . | cpio -o -H newc --quiet >"$work/initramfs.cpio")
+gcc -static -O2 -Wall -Werror -o "$work/initramfs/init" "$REPO_DIR/tests/rfc/rfc_init.c" &&
+	(cd "$work/initramfs" && find . | cpio -o -H newc --quiet >"$work/initramfs.cpio") ||
+	{ not_ok "the guest's init builds (tests/rfc/rfc_init.c)"; exit 1; }
 start=$SECONDS
 timeout 600 qemu-system-x86_64 -m 512 -smp 2 -nographic -no-reboot \
 	-kernel "$tree/arch/x86/boot/bzImage" -initrd "$work/initramfs.cpio" \
