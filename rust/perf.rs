@@ -474,7 +474,8 @@ impl NewEvent {
             let mut pos = (*head).next;
             while pos != head {
                 let sib = super::compat::container_of!(pos, bindings::perf_event, sibling_list);
-                if (*sib).pmu == pmu && (*sib).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
+                if (*sib).pmu == pmu
+                    && (*sib).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
                 {
                     f(&*sib.cast::<GroupMember>())?;
                 }
