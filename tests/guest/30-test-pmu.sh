@@ -95,6 +95,13 @@ check "the refusal is explained in dmesg" sh -c 'dmesg | grep -q "rust_test_cloc
 check_eq "sampling (no interrupts): EOPNOTSUPP" "$(po rust_test_clock 0 --sample 1000)" "EOPNOTSUPP 0"
 check_eq "exclude_user (no exclusions): EINVAL" "$(po rust_test_clock 0 --exclude-user)" "EINVAL 0"
 check_eq "per task on rust_test_package (no task context): EINVAL" "$(po rust_test_package 0 --task)" "EINVAL 0"
+# The group walk: under the leader's context lock (asserted under lockdep)
+# for rust_test_package, refused for a member on rust_test_clock, whose
+# software context perf does not lock around event_init.
+check_eq "a group of four on rust_test_package: opens" "$(po rust_test_package 0 --cpu 1 -- 0 0 0)" "ok"
+check_eq "a group of five on rust_test_package: EINVAL" "$(po rust_test_package 0 --cpu 1 -- 0 0 0 0)" "EINVAL 4"
+check_eq "a group member on rust_test_clock (software context): EINVAL" \
+	"$(po rust_test_clock 0 --task -- 0)" "EINVAL 1"
 
 # Registration::migrate: rust_test_clock's CPU events on CPU 0 move to
 # another online CPU of its package and keep counting; to a CPU of another

@@ -11,7 +11,10 @@
 //!   perf shows a `cpumask` of one CPU per package and moves events there.
 //!
 //! Both refuse sampling and `exclude_*` (their capabilities), and any event
-//! code but 0 (`EINVAL`, with a debug message). Built with `TEST_PMU=1`
+//! code but 0 (`EINVAL`, with a debug message). `rust_test_package` takes
+//! groups of up to four of its events (the group walk of `event_init`);
+//! `rust_test_clock`, in the software context, refuses any group member
+//! (`EINVAL`: perf holds no lock over the group there). Built with `TEST_PMU=1`
 //! (see `Kbuild`); the guest test `tests/guest/30-test-pmu.sh` loads it and
 //! counts with `perf stat`.
 //!
@@ -61,6 +64,9 @@ const EVENTS: &[Attr<'static>] = &[
         value: "ns",
     },
 ];
+
+/// The most events of one PMU a group may have.
+const GROUP_MAX: usize = 4;
 
 /// `hw.prev_count` of a stopped event: no clock reading is that large.
 const STOPPED: u64 = u64::MAX;
@@ -116,7 +122,16 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
             );
             return Err(EINVAL);
         }
-        Ok(())
+        // A group fits if it has at most `GROUP_MAX` events of this PMU: the walk, which
+        // `rust_test_clock` (software context, no lock around `event_init`) is refused.
+        let mut members = 1;
+        ev.for_each_group_member(|_| {
+            members += 1;
+            if members > GROUP_MAX {
+                return Err(EINVAL);
+            }
+            Ok(())
+        })
     }
 
     fn add(&self, irq: &IrqsOff, ev: &Event<()>, _entry: Adding<'_, ()>, flags: Flags) -> Result {
