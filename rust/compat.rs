@@ -37,19 +37,16 @@ pub(crate) fn opaque_raw<T>(this: *const Opaque<T>) -> *mut T {
     return Opaque::raw_get(this);
 }
 
-/// A fallible in-place initialiser of an [`Opaque`] (`ru_opaque_try_ffi_init`:
-/// `Opaque::try_ffi_init`; the same on trees without it).
+/// A fallible in-place initialiser of an [`Opaque`], on a tree without
+/// `Opaque::try_ffi_init` (`ru_opaque_try_ffi_init`; the perf abstraction
+/// calls it through `kcrate.rs`).
+#[cfg(not(ru_opaque_try_ffi_init))]
 pub(crate) fn opaque_try_ffi_init<T, E>(
     init_func: impl FnOnce(*mut T) -> Result<(), E>,
 ) -> impl kernel::prelude::PinInit<Opaque<T>, E> {
-    #[cfg(ru_opaque_try_ffi_init)]
-    return Opaque::try_ffi_init(init_func);
-    #[cfg(not(ru_opaque_try_ffi_init))]
     // SAFETY: An `Opaque` may stay uninitialised, so whatever `init_func` did to its value
     // before returning, the slot is valid; on error nothing is left to drop.
-    return unsafe {
-        pin_init_from_closure(move |slot: *mut Opaque<T>| init_func(opaque_raw(slot)))
-    };
+    unsafe { pin_init_from_closure(move |slot: *mut Opaque<T>| init_func(opaque_raw(slot))) }
 }
 
 /// The function of a high-resolution timer.
@@ -87,25 +84,6 @@ pub(crate) unsafe fn hrtimer_setup(
 /// it does not, a PMU's registration waits for its events before it.
 pub(crate) const PMU_UNREGISTER_REVOKES: bool = cfg!(ru_pmu_unregister_revokes);
 
-/// Unregisters `pmu`. Its status, where it has one (`ru_pmu_unregister_revokes`),
-/// is an error only for a PMU that is not registered or one with
-/// `event_unmapped`: neither can be the caller's.
-///
-/// # Safety
-///
-/// `pmu` must be registered, by a caller that sets no `event_unmapped`; in
-/// process context.
-pub(crate) unsafe fn perf_pmu_unregister(pmu: *mut bindings::pmu) {
-    #[cfg(ru_pmu_unregister_revokes)]
-    // SAFETY: As the function's own requirements.
-    let _status: kernel::ffi::c_int = unsafe { bindings::perf_pmu_unregister(pmu) };
-    #[cfg(not(ru_pmu_unregister_revokes))]
-    // SAFETY: As the function's own requirements.
-    unsafe {
-        bindings::perf_pmu_unregister(pmu)
-    };
-}
-
 /// `smp_call_function_single`'s `wait` argument, set: wait until the
 /// function has run (`ru_smp_call_wait_bool`: a `bool`, formerly an `int`).
 #[cfg(ru_smp_call_wait_bool)]
@@ -138,43 +116,6 @@ pub(crate) fn user_slice(ptr: *const c_char, len: usize) -> UserSlice {
     return UserSlice::new(kernel::uaccess::UserPtr::from_addr(ptr as usize), len);
     #[cfg(not(ru_user_ptr_newtype))]
     return UserSlice::new(ptr as usize, len);
-}
-
-/// The `show` callback of a device attribute.
-pub(crate) type ShowFn = unsafe extern "C" fn(
-    *mut bindings::device,
-    *mut bindings::device_attribute,
-    *mut c_char,
-) -> isize;
-
-/// Sets the `show` callback of `attr` (`ru_device_attribute_alternative`:
-/// the field sits in an anonymous union, or struct under CFI).
-pub(crate) fn set_show(attr: &mut bindings::device_attribute, show: ShowFn) {
-    #[cfg(ru_device_attribute_alternative)]
-    {
-        attr.__bindgen_anon_1.show = Some(show);
-    }
-    #[cfg(not(ru_device_attribute_alternative))]
-    {
-        attr.show = Some(show);
-    }
-}
-
-/// Sets the NULL-terminated attribute array of `group`
-/// (`ru_attribute_group_alternative`: the field sits in the second
-/// anonymous union, or struct under CFI, after `is_visible`'s).
-pub(crate) fn set_attrs(
-    group: &mut bindings::attribute_group,
-    attrs: *mut *mut bindings::attribute,
-) {
-    #[cfg(ru_attribute_group_alternative)]
-    {
-        group.__bindgen_anon_2.attrs = attrs;
-    }
-    #[cfg(not(ru_attribute_group_alternative))]
-    {
-        group.attrs = attrs;
-    }
 }
 
 /// The methods the lock backend trait requires beyond `init`, `lock` and

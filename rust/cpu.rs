@@ -311,6 +311,19 @@ impl CpuId {
         self.0
     }
 
+    /// The same CPU as the kernel crate's `CpuId`, which the perf
+    /// abstraction takes.
+    pub fn to_kernel(self) -> crate::cpu::CpuId {
+        // SAFETY: The number is below `nr_cpu_ids` (type invariant).
+        unsafe { crate::cpu::CpuId::from_u32_unchecked(self.0) }
+    }
+
+    /// The same CPU as a kernel crate's `CpuId`.
+    pub fn from_kernel(cpu: crate::cpu::CpuId) -> Self {
+        // INVARIANT: A kernel crate's `CpuId` is below `nr_cpu_ids` too.
+        CpuId(cpu.as_u32())
+    }
+
     /// The logical package (socket) of the CPU.
     pub fn package(self) -> usize {
         // SAFETY: By the type invariant the CPU's per-CPU topology data exists.

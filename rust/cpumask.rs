@@ -2,14 +2,13 @@
 
 //! A set of CPUs that may change while it is shown in sysfs: one atomic bit
 //! per possible CPU, laid out like a `struct cpumask` so that the kernel's
-//! bitmap printer (`%*pbl`) can show it.
+//! bitmap printer (`%*pbl`, a PMU's `cpumask` file) can show it.
 //!
 //! C header: [`include/linux/cpumask.h`](srctree/include/linux/cpumask.h)
 
 use super::bindings;
 use super::cpu::{self, CpuId};
 use core::sync::atomic::{AtomicUsize, Ordering};
-use kernel::ffi::{c_char, c_int};
 use kernel::prelude::*;
 
 /// Bits per word of the mask.
@@ -19,7 +18,8 @@ const BITS: u32 = usize::BITS;
 ///
 /// # Invariants
 ///
-/// `words` covers every possible CPU (`nr_cpu_ids` bits).
+/// `words` covers every possible CPU (`nr_cpu_ids` bits) and is at least
+/// as long as a `struct cpumask` (`NR_CPUS` bits), whose layout it has.
 pub struct CpuMask {
     words: KVec<AtomicUsize>,
 }
@@ -27,7 +27,8 @@ pub struct CpuMask {
 impl CpuMask {
     /// An empty set.
     pub fn new() -> Result<Self> {
-        let n = cpu::nr_cpu_ids().div_ceil(BITS) as usize;
+        let n = (cpu::nr_cpu_ids().div_ceil(BITS) as usize)
+            .max(size_of::<bindings::cpumask>().div_ceil(size_of::<usize>()));
         let mut words = KVec::with_capacity(n, GFP_KERNEL)?;
         for _ in 0..n {
             words.push(AtomicUsize::new(0), GFP_KERNEL)?;
@@ -56,23 +57,9 @@ impl CpuMask {
         }
     }
 
-    /// Prints the set as a CPU list ("0,2-3\n") into `buf`; returns the length.
-    ///
-    /// # Safety
-    ///
-    /// `buf` must be a writable page (a sysfs `show` buffer).
-    pub unsafe fn print(&self, buf: *mut c_char) -> isize {
-        // SAFETY: `words` has the layout of an array of `unsigned long` (an atomic has its
-        // integer's layout) and covers `nr_cpu_ids` bits (type invariant); racing with an
-        // update shows the set before or after it, as for the kernel's own cpumasks. The
-        // caller provides the page.
-        unsafe {
-            bindings::sysfs_emit(
-                buf,
-                kernel::c_str!("%*pbl\n").as_char_ptr(),
-                cpu::nr_cpu_ids() as c_int,
-                self.words.as_ptr(),
-            ) as isize
-        }
+    /// The set as a `struct cpumask`, for C code that reads it while it
+    /// may change (a bitmap printer).
+    pub fn as_raw(&self) -> *const bindings::cpumask {
+        self.words.as_ptr().cast()
     }
 }

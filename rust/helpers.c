@@ -118,6 +118,11 @@ void ru_send_nmi(unsigned int cpu) { __apic_send_IPI_mask(cpumask_of(cpu), NMI_V
 bool ru_is_sampling_event(struct perf_event *ev) { return is_sampling_event(ev); }
 bool ru_event_has_any_exclude_flag(struct perf_event *ev) { return event_has_any_exclude_flag(ev); }
 void ru_lockdep_assert_event_ctx(struct perf_event *ev) { lockdep_assert_event_ctx(ev); }
+s64 ru_local64_read(local64_t *l) { return local64_read(l); }
+void ru_local64_set(local64_t *l, s64 i) { local64_set(l, i); }
+void ru_local64_add(s64 i, local64_t *l) { local64_add(i, l); }
+s64 ru_local64_xchg(local64_t *l, s64 n) { return local64_xchg(l, n); }
+void ru_warn(void) { WARN_ON(1); }
 
 /* RCU read-side sections, NMI context, local interrupts. */
 void ru_rcu_read_lock(void) { rcu_read_lock(); }

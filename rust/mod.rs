@@ -12,8 +12,14 @@
 //! the safe types here. The C declarations come from [`bindings`], which
 //! bindgen generates at build time; `helpers.c` holds the few kernel macros
 //! and static inline functions that have no symbol to call.
+//!
+//! The generic perf abstraction is [`series`]`::perf`, the files of the
+//! patch series (`rfc/`) mounted unchanged; they name the kernel crate's
+//! items as `crate::…`, which the module's crate root provides from
+//! `kcrate.rs` (`pub use kcrate::{bindings, cpu, …}`). [`perf`] is this
+//! driver's policy on top of it.
 
-mod bindings;
+pub(crate) mod bindings;
 mod compat;
 pub mod cpu;
 pub mod cpuhp;
@@ -31,8 +37,17 @@ pub mod nmi;
 pub mod pci;
 pub mod perf;
 pub mod rcu;
+/// The files of the patch series "rust: perf: add a PMU abstraction"
+/// (`rfc/rust/kernel/`), as the kernel crate's `kernel::perf` would be.
+#[path = "../rfc/rust/kernel"]
+pub mod series {
+    pub mod perf;
+}
 pub mod sync;
 
+pub(crate) use compat::container_of;
+#[cfg(not(ru_opaque_try_ffi_init))]
+pub(crate) use compat::opaque_try_ffi_init;
 pub use compat::{cstr_from_ptr, init_zeroed, Zeroable};
 
 /// Prints a kernel message at debug level (`KERN_DEBUG`), unconditionally:

@@ -54,3 +54,11 @@ probe ru_device_table_kmod scripts/mod/file2alias.c '__mod_device_table__kmod_'
 # `struct device_attribute` in device.h.
 probe ru_attribute_group_alternative include/linux/sysfs.h '^[[:space:]]*__SYSFS_FUNCTION_ALTERNATIVE\('
 probe ru_device_attribute_alternative include/linux/device.h '^[[:space:]]*__SYSFS_FUNCTION_ALTERNATIVE\('
+# The kernel crate's items the perf abstraction's files use (rust/kcrate.rs
+# stands in for each one a tree lacks): `cpu::CpuId`, `cpumask::Cpumask`,
+# `interrupt::LocalInterruptDisabled`, `impl_flags!`, `warn_on!`.
+probe ru_kernel_cpu_id rust/kernel/cpu.rs '^pub struct CpuId\('
+probe ru_kernel_cpumask rust/kernel/cpumask.rs '^pub struct Cpumask\('
+probe ru_kernel_local_irq rust/kernel/interrupt.rs '^pub struct LocalInterruptDisabled\('
+probe ru_kernel_impl_flags rust/kernel/impl_flags.rs '^macro_rules! impl_flags \{'
+probe ru_kernel_warn_on rust/kernel/bug.rs '^macro_rules! warn_on \{'

@@ -32,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 
 # What the module build reads, relative to the repository.
-MODULE_PATHS=(Kbuild Makefile src rust tests/module)
+MODULE_PATHS=(Kbuild Makefile src rust rfc/rust/kernel tests/module)
 
 variants="debug|nodebug|rt|distro|distro-rt|stock|stock-rt|unstable"
 case "${1:-}" in

@@ -5,15 +5,16 @@
 //!
 //! perf keeps an event alive from `add` until `del` returns. `add` gives
 //! its [`Adding`] right to [`EventSlots::set`], which fills an empty entry,
-//! records the entry's number in the event's `hw.idx` and a reference to
-//! the entries in its `pmu_private`; the `del` trampoline (and a failed
-//! `add`) empties the entry through those, so no entry outlives the window,
+//! records the entry's number and a reference to the entries in the
+//! event's data (the layer's, beside the PMU's); the adapter's `del` (and a
+//! failed `add`) empties the entry through those, so no entry outlives the
+//! window,
 //! whatever the driver does. Emptying waits for users of the entry on
 //! other CPUs; using one takes no lock, so an entry can be used in any
 //! context. Each filled entry holds a reference to the entries, so they
 //! are freed only once no event is in them.
 
-use super::{add_count, idx_of, Adding, Event};
+use super::{add_count, Adding, Event, PmuOps, NO_ENTRY};
 use crate::sys::bindings;
 use crate::sys::cpu::IrqsOff;
 use core::ptr::null_mut;
@@ -26,9 +27,9 @@ use kernel::types::Opaque;
 ///
 /// # Invariants
 ///
-/// `ev` is NULL or an event between its `add` and its `del` whose
-/// `hw.idx` is this entry's number and whose `pmu_private` holds a
-/// reference (from [`Arc::into_raw`]) to the entries.
+/// `ev` is NULL or an event between its `add` and its `del` whose data
+/// records this entry's number and a reference (from [`Arc::into_raw`]) to
+/// the entries.
 struct Slot {
     ev: AtomicPtr<bindings::perf_event>,
     users: AtomicU32,
@@ -101,23 +102,20 @@ impl EventSlots {
 
     /// Puts the event of `entry` (in its `add`) in entry `k`: `EBUSY` if
     /// that entry holds another event, `EINVAL` if there is no entry `k`.
-    pub fn set<D: Copy>(this: &Arc<Self>, k: usize, entry: Adding<'_, D>) -> Result {
+    pub fn set<T: PmuOps>(this: &Arc<Self>, k: usize, entry: Adding<'_, T>) -> Result {
         let slot = this.slots.get(k).ok_or(EINVAL)?;
-        let i = i32::try_from(k).map_err(|_| EINVAL)?;
         let raw = entry.ev.raw();
         slot.ev
             .compare_exchange(null_mut(), raw, Ordering::SeqCst, Ordering::SeqCst)
             .map_err(|_| EBUSY)?;
         // INVARIANT: The event is in this entry only (`Adding` comes once per `add`, for an
-        // event in no entry); its `hw.idx` and `pmu_private` are written before anyone can
-        // empty the entry (only its `del`, after this `add`, does).
-        // SAFETY: The event is in its `add` callback, so alive; `pmu_private` is its PMU's
-        // field, which perf serialises with the event's other callbacks; `hw.idx` is read
-        // atomically elsewhere.
-        unsafe {
-            (*raw).pmu_private = Arc::into_raw(this.clone()).cast_mut().cast();
-            idx_of(raw).store(i, Ordering::Release);
-        }
+        // event in no entry); its data records the entry before anyone can empty it (only its
+        // `del`, after this `add`, does).
+        let state = entry.ev.state();
+        state
+            .slots
+            .store(Arc::into_raw(this.clone()).cast_mut(), Ordering::Release);
+        state.idx.store(k, Ordering::Release);
         Ok(())
     }
 
@@ -141,28 +139,19 @@ impl EventSlots {
     }
 }
 
-/// Empties the entry that holds `ev`, if any (the `del` trampoline, a
+/// Empties the entry that holds `ev`, if any (the adapter's `del`, a
 /// failed `add`), and gives up its reference to the entries.
-pub(super) fn release<D: Copy>(ev: &Event<D>) {
-    let raw = ev.raw();
-    // SAFETY: The event is in a callback, so alive. `pmu_private` is NULL or (`Slot`
-    // invariant) a reference to the entries from `Arc::into_raw`, taken back here once: the
-    // field is cleared with it, and only `set` fills it again.
-    unsafe {
-        let p = (*raw).pmu_private.cast::<EventSlots>().cast_const();
-        if p.is_null() {
-            return;
-        }
-        let slots = Arc::from_raw(p);
-        let idx = idx_of(raw);
-        if let Some(slot) = usize::try_from(idx.load(Ordering::Acquire))
-            .ok()
-            .and_then(|k| slots.slots.get(k))
-        {
-            slot.clear(raw);
-        }
-        idx.store(-1, Ordering::Release);
-        (*raw).pmu_private = null_mut();
-        drop(slots);
+pub(super) fn release<T: PmuOps>(ev: &Event<T>) {
+    let state = ev.state();
+    let p = state.slots.swap(null_mut(), Ordering::AcqRel);
+    if p.is_null() {
+        return;
+    }
+    // SAFETY: A non-NULL `slots` is a reference to the entries from `Arc::into_raw` (`Slot`
+    // invariant), taken back here once: the swap cleared it, and only `set` fills it again.
+    let slots = unsafe { Arc::from_raw(p.cast_const()) };
+    let k = state.idx.swap(NO_ENTRY, Ordering::AcqRel);
+    if let Some(slot) = slots.slots.get(k) {
+        slot.clear(ev.raw());
     }
 }

@@ -34,8 +34,8 @@ use crate::sys::hrtimer::{Timer, TimerHandler};
 #[cfg(feature = "sim")]
 use crate::sys::perf::Registration;
 use crate::sys::perf::{
-    Adding, Capabilities, Config, Event, EventId, EventSlots, Flags, NewEvent, PmuOps, PmuOptions,
-    Reading, Scope, TaskContext,
+    Adding, Capabilities, Capability, Config, Event, EventFlag, EventFlags, EventId, EventSlots,
+    NewEvent, PmuOps, PmuOptions, Reading, Scope, TaskContext,
 };
 use crate::sys::sync::{new_irq_lock, with_locked, IrqGuard, IrqLock};
 use kernel::prelude::*;
@@ -585,7 +585,7 @@ impl<R: Backend> UncorePmu<R> {
     fn held_slot<'s, 'a>(
         &'s self,
         irq: &'a IrqsOff,
-        ev: &Event<EventBox>,
+        ev: &Event<Self>,
     ) -> Option<HeldSlot<'s, 'a, R>> {
         let (b, at) = self.current_box(irq)?;
         let k = ev.index()?;
@@ -668,8 +668,8 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
     // per-task and exclude_* events before `event_init` (which says why
     // too). The PMU picks its collecting CPUs itself.
     const OPTIONS: PmuOptions = PmuOptions {
-        capabilities: Capabilities::NO_EXCLUDE,
-        task_context: TaskContext::None,
+        capabilities: Capabilities::empty().with(Capability::NoExclude),
+        task_context: TaskContext::Invalid,
         scope: Scope::None,
     };
 
@@ -728,9 +728,9 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
     fn add(
         &self,
         irq: &IrqsOff,
-        ev: &Event<EventBox>,
-        entry: Adding<'_, EventBox>,
-        flags: Flags,
+        ev: &Event<Self>,
+        entry: Adding<'_, Self>,
+        flags: EventFlags,
     ) -> Result {
         let (b, at) = self.current_box(irq).ok_or(EINVAL)?;
         let enc = encode(self.ty, self.index, Self::attr(ev.config())).map_err(|_| EINVAL)?;
@@ -810,7 +810,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
                 b.start_one(at, &mut inner, k);
             }
         }
-        if flags.start() {
+        if flags.contains(EventFlag::Start) {
             let first = !inner.any_started();
             b.start_one(at, &mut inner, free);
             drop(inner);
@@ -822,7 +822,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         Ok(())
     }
 
-    fn del(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
+    fn del(&self, irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
         let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) else {
             return;
         };
@@ -836,7 +836,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         // The trampoline empties the event's entry after this returns.
     }
 
-    fn start(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
+    fn start(&self, irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
         let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) else {
             return;
         };
@@ -849,7 +849,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         }
     }
 
-    fn stop(&self, irq: &IrqsOff, ev: &Event<EventBox>, _flags: Flags) {
+    fn stop(&self, irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
         // The count is always taken, `PERF_EF_UPDATE` or not: nothing that
         // was counted is dropped.
         if let Some((b, at, mut inner, k)) = self.held_slot(irq, ev) {
@@ -858,7 +858,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         // The timer stops by itself when it finds nothing started.
     }
 
-    fn read(&self, rd: Reading<'_>, ev: &Event<EventBox>) {
+    fn read(&self, rd: Reading<'_>, ev: &Event<Self>) {
         // Lock-free: perf may call this in NMI context, on any CPU of the
         // event's package (the package event_init recorded, which `rd`
         // knows as the package of the CPU perf added the event on). Were

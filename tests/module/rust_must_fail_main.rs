@@ -12,6 +12,12 @@
 #[path = "../../rust/mod.rs"]
 pub mod sys;
 
+// The kernel crate's paths the perf abstraction's files name (`crate::…`).
+#[path = "../../rust/kcrate.rs"]
+pub mod kcrate;
+pub use kcrate::{bindings, cpu, cpumask, error, interrupt, prelude, str, types};
+pub(crate) use kcrate::{container_of, impl_flags, warn_on};
+
 /// The prefix of the kernel messages the layer prints (a `module!` crate
 /// gets it from the macro; this object has none).
 const __LOG_PREFIX: &[u8] = b"rust_must_fail\0";

@@ -29,15 +29,21 @@
 #[path = "../../rust/mod.rs"]
 pub mod sys;
 
+// The kernel crate's paths the perf abstraction's files name (`crate::…`).
+#[path = "../../rust/kcrate.rs"]
+pub mod kcrate;
+pub use kcrate::{bindings, cpu, cpumask, error, interrupt, prelude, str, types};
+pub(crate) use kcrate::{container_of, impl_flags, warn_on};
+
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::{new_mutex, Arc, Mutex};
-use sys::cpu::{self, CpuId, IrqsOff};
+use sys::cpu::{CpuId, IrqsOff};
 use sys::debugfs::{DebugfsOps, Dir, Writer};
 use sys::perf::{
-    Adding, Attr, Capabilities, Event, Flags, NewEvent, PmuOps, PmuOptions, Reading, Registration,
-    Scope, TaskContext,
+    Adding, Attr, Capabilities, Capability, Event, EventFlag, EventFlags, NewEvent, PmuOps,
+    PmuOptions, Reading, Registration, Scope, TaskContext,
 };
 
 module! {
@@ -72,8 +78,8 @@ const GROUP_MAX: usize = 4;
 const STOPPED: u64 = u64::MAX;
 
 /// Adds the time since the last update to a running event's count.
-fn update<D: Copy>(ev: &Event<D>) {
-    let now = cpu::now_ns_any_context();
+fn update<T: PmuOps>(ev: &Event<T>) {
+    let now = sys::cpu::now_ns_any_context();
     let prev = ev.swap_prev_count(now);
     if prev == STOPPED {
         ev.swap_prev_count(STOPPED);
@@ -98,9 +104,11 @@ impl<const PACKAGE: bool> ClockPmu<PACKAGE> {
 #[vtable]
 impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
     const OPTIONS: PmuOptions = PmuOptions {
-        capabilities: Capabilities::NO_INTERRUPT.and(Capabilities::NO_EXCLUDE),
+        capabilities: Capabilities::empty()
+            .with(Capability::NoInterrupt)
+            .with(Capability::NoExclude),
         task_context: if PACKAGE {
-            TaskContext::None
+            TaskContext::Invalid
         } else {
             TaskContext::Software
         },
@@ -134,31 +142,37 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
         })
     }
 
-    fn add(&self, irq: &IrqsOff, ev: &Event<()>, _entry: Adding<'_, ()>, flags: Flags) -> Result {
+    fn add(
+        &self,
+        irq: &IrqsOff,
+        ev: &Event<Self>,
+        _entry: Adding<'_, Self>,
+        flags: EventFlags,
+    ) -> Result {
         ev.swap_prev_count(STOPPED);
-        if flags.start() {
+        if flags.contains(EventFlag::Start) {
             self.start(irq, ev, flags);
         }
         Ok(())
     }
 
-    fn del(&self, _irq: &IrqsOff, ev: &Event<()>, _flags: Flags) {
+    fn del(&self, _irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
         update(ev);
         ev.swap_prev_count(STOPPED);
     }
 
-    fn start(&self, _irq: &IrqsOff, ev: &Event<()>, _flags: Flags) {
-        ev.swap_prev_count(cpu::now_ns_any_context());
+    fn start(&self, _irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
+        ev.swap_prev_count(sys::cpu::now_ns_any_context());
     }
 
-    fn stop(&self, _irq: &IrqsOff, ev: &Event<()>, flags: Flags) {
-        if flags.update() {
+    fn stop(&self, _irq: &IrqsOff, ev: &Event<Self>, flags: EventFlags) {
+        if flags.contains(EventFlag::Update) {
             update(ev);
         }
         ev.swap_prev_count(STOPPED);
     }
 
-    fn read(&self, _rd: Reading<'_>, ev: &Event<()>) {
+    fn read(&self, _rd: Reading<'_>, ev: &Event<Self>) {
         update(ev);
     }
 }

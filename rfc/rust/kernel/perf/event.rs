@@ -535,7 +535,7 @@ impl NewEvent {
     /// A PMU checks this way that the whole group fits its counters. perf holds the group
     /// leader's context mutex around `event_init` for a member of a group (which keeps the
     /// group as it is) only for PMUs outside the software context: for a PMU in it
-    /// ([`TaskContext::Software`](super::TaskContext::Software)) this fails with `EOPNOTSUPP`
+    /// ([`TaskContext::Software`](super::TaskContext::Software)) this fails with `EINVAL`
     /// when the event is not its group's leader. A new group leader has no other member.
     ///
     /// # Examples
@@ -561,7 +561,7 @@ impl NewEvent {
         }
         // SAFETY: `pmu` is the PMU whose `event_init` runs, registered.
         if unsafe { (*pmu).task_ctx_nr } == bindings::perf_event_task_context_perf_sw_context {
-            return Err(EOPNOTSUPP);
+            return Err(EINVAL);
         }
         // SAFETY: The event is a member of a group of a PMU outside the software context:
         // `perf_try_init_event()` holds the leader's context mutex for the call (asserted under
