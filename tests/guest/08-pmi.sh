@@ -135,7 +135,10 @@ done
 check "socket 1 counts before the park (global_ctl $(ctl1))" [ "$(ctl1)" != 0x0 ]
 n=$(stalls)
 handled=$(stat pmis_handled)
-echo 'park 1000' >$DBG/stall
+seen=$(stat pmi_nmis)
+# The park holds until released (at most 5 s), once the PMI's NMI was
+# taken there: the window does not depend on how fast this shell runs.
+echo 'park 5000' >$DBG/stall
 (echo 0 >/sys/devices/system/cpu/cpu$last/online) &
 off=$!
 i=0
@@ -145,6 +148,13 @@ while [ "$(stalls)" = "$n" ] && [ "$i" -lt 200 ]; do
 done
 check "socket 1's park is held (CPU $last going)" [ "$(stalls)" != "$n" ]
 echo "$last pmi" >$DBG/nmi
+i=0
+while [ "$(stat pmi_nmis)" = "$seen" ] && [ "$i" -lt 80 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+check "the PMI's NMI was taken during the park" [ "$(stat pmi_nmis)" != "$seen" ]
+echo release >$DBG/stall
 wait $off
 check "the PMI was handled on CPU $last" [ "$(stat pmis_handled)" -gt "$handled" ]
 check_eq "socket 1's global control stays cleared" "$(ctl1)" 0x0

@@ -48,9 +48,10 @@
 //!   timer's cancel with interrupts off).
 //! - `stall` (write): `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
 //!   `nmi <ms>` or `park <ms>` arms a one-shot pause for race tests: the next pass through
-//!   that point spins for `ms` milliseconds (at most 2000, `ERANGE` past
+//!   that point spins for `ms` milliseconds (at most 5000, `ERANGE` past
 //!   it) with whatever locks it holds, so that a test can run another
-//!   operation inside the window the point leaves. `cpumask`: in a
+//!   operation inside the window the point leaves; `release` ends a pause
+//!   in progress (the test's operation is done). `cpumask`: in a
 //!   `cpumask` recomputation, between finding a collector whose box is gone
 //!   and clearing its bit. `unplug`: between retiring a box and unbinding
 //!   its function. `handover`: in a collector's hand-over, before the new
@@ -83,7 +84,7 @@ pub(crate) use backend::Sim;
 use backend::ACCESS_NAMES;
 use clock::{Clock, SimClock};
 use core::fmt::Write;
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::str::CStr;
@@ -101,8 +102,10 @@ const WORKLOAD: u32 = 7;
 const STALL: u32 = 8;
 const NMI: u32 = 9;
 
-/// The longest pause `stall` takes, in milliseconds.
-const STALL_MAX_MS: u32 = 2000;
+/// The longest pause `stall` takes, in milliseconds: well below the
+/// kernel's soft lockup and RCU stall thresholds (20 s), as the pause may
+/// spin with interrupts off.
+const STALL_MAX_MS: u32 = 5000;
 
 /// The files of the directory, with their numbers.
 static FILES: [(&CStr, u32); 10] = [
@@ -126,6 +129,8 @@ pub(crate) struct Stalls {
     armed: [AtomicU32; StallPoint::Park as usize + 1],
     /// Pauses begun.
     taken: AtomicU64,
+    /// A `release` came: the pause in progress ends.
+    released: AtomicBool,
 }
 
 impl Stalls {
@@ -137,9 +142,20 @@ impl Stalls {
             .get(point as usize)
             .map_or(0, |a| a.swap(0, Ordering::AcqRel));
         if ms != 0 {
+            self.released.store(false, Ordering::Release);
             self.taken.fetch_add(1, Ordering::Release);
-            crate::sys::cpu::spin_ms(ms);
+            for _ in 0..ms {
+                if self.released.load(Ordering::Acquire) {
+                    break;
+                }
+                crate::sys::cpu::spin_ms(1);
+            }
         }
+    }
+
+    /// Ends the pause in progress, if any.
+    fn release(&self) {
+        self.released.store(true, Ordering::Release);
     }
 
     /// Arms `point` for `ms` milliseconds.
@@ -151,7 +167,7 @@ impl Stalls {
 }
 
 /// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
-/// `nmi <ms>` or `park <ms>`.
+/// `nmi <ms>` or `park <ms>` (`release` is not a point: the caller's).
 fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
     let (what, ms) = line.split_once(' ').ok_or(EINVAL)?;
     let point = match what {
@@ -584,6 +600,10 @@ impl DebugfsOps for SimDebug {
             }
             WORKLOAD => self.workload_line(input.trim()),
             STALL => {
+                if input.trim() == "release" {
+                    self.sim().stalls.release();
+                    return Ok(());
+                }
                 let (point, ms) = parse_stall(input.trim())?;
                 self.sim().stalls.arm(point, ms);
                 Ok(())
