@@ -139,21 +139,21 @@ seen=$(stat pmi_nmis)
 # The park holds until released (at most 5 s), once the PMI's NMI was
 # taken there: the window does not depend on how fast this shell runs.
 echo 'park 5000' >$DBG/stall
+# changes KEY FROM TRIES: waits (TRIES times 50 ms at most) until the
+# stats' KEY is no longer FROM; whether it changed.
+changes() {
+	_i=0
+	while [ "$(stat "$1")" = "$2" ] && [ "$_i" -lt "$3" ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	[ "$(stat "$1")" != "$2" ]
+}
 (echo 0 >/sys/devices/system/cpu/cpu$last/online) &
 off=$!
-i=0
-while [ "$(stalls)" = "$n" ] && [ "$i" -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "socket 1's park is held (CPU $last going)" [ "$(stalls)" != "$n" ]
+check "socket 1's park is held (CPU $last going)" changes stalls_taken "$n" 200
 echo "$last pmi" >$DBG/nmi
-i=0
-while [ "$(stat pmi_nmis)" = "$seen" ] && [ "$i" -lt 80 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-check "the PMI's NMI was taken during the park" [ "$(stat pmi_nmis)" != "$seen" ]
+check "the PMI's NMI was taken during the park" changes pmi_nmis "$seen" 80
 echo release >$DBG/stall
 wait $off
 check "the PMI was handled on CPU $last" [ "$(stat pmis_handled)" -gt "$handled" ]
