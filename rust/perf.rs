@@ -42,7 +42,8 @@ use kernel::str::{CStr, CString};
 use kernel::ThisModule;
 
 pub use generic::{
-    Capabilities, Capability, Config, EventFlag, EventFlags, GroupMember, Scope, TaskContext,
+    Capabilities, Capability, Config, EventFlag, EventFlags, GroupMember, HwState, HwStates, Scope,
+    TaskContext,
 };
 pub use slots::EventSlots;
 
@@ -146,7 +147,7 @@ impl<T: PmuOps> Event<T> {
         unsafe { &*core::ptr::from_ref(ev).cast::<Self>() }
     }
 
-    fn state(&self) -> &State<T::EventData> {
+    fn layer(&self) -> &State<T::EventData> {
         self.0.data()
     }
 
@@ -166,7 +167,7 @@ impl<T: PmuOps> Event<T> {
 
     /// The data `event_init` returned for the event.
     pub fn data(&self) -> T::EventData {
-        self.state().data
+        self.layer().data
     }
 
     /// Adds `delta` to the event's count, atomically from any CPU.
@@ -182,10 +183,20 @@ impl<T: PmuOps> Event<T> {
         self.0.prev_count_xchg(value)
     }
 
+    /// The counter's state as the PMU recorded it (`hw.state`).
+    pub fn state(&self) -> HwStates {
+        self.0.state()
+    }
+
+    /// Records the counter's state (`hw.state`).
+    pub fn set_state(&self, state: HwStates) {
+        self.0.set_state(state);
+    }
+
     /// The entry of the event's [`EventSlots`] (the one its `add` put it
     /// in); `None` outside `add`..`del`.
     pub fn index(&self) -> Option<usize> {
-        let i = self.state().idx.load(Ordering::Acquire);
+        let i = self.layer().idx.load(Ordering::Acquire);
         (i != NO_ENTRY).then_some(i)
     }
 }
@@ -412,7 +423,7 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         let irq = irqs_off(irq);
         // perf serialises `add` with `read` (both under the event context's lock, or `read` on
         // this CPU after it).
-        ev.state().pkg.store(irq.package(), Ordering::Relaxed);
+        ev.layer().pkg.store(irq.package(), Ordering::Relaxed);
         // INVARIANT: The event is in no entry: a failed `add` and every `del` emptied it.
         let entry = Adding { ev };
         // A failed `add` is not followed by `del`: no entry may keep the event.
@@ -426,7 +437,7 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         self.ops.del(&irqs_off(irq), ev, flags);
         // Until the next `add` the event is on no CPU: a `read` then (perf makes none, but the
         // type promises) gets no package proof, wherever the event moves meanwhile.
-        ev.state().pkg.store(NO_PACKAGE, Ordering::Relaxed);
+        ev.layer().pkg.store(NO_PACKAGE, Ordering::Relaxed);
         // After `del` perf may free the event: no entry may keep it.
         slots::release(ev);
     }
@@ -443,7 +454,7 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
 
     fn read(&self, ev: &generic::Event<Self>, irq: &LocalInterruptDisabled) {
         let ev = Event::from_generic(ev);
-        let pkg = ev.state().pkg.load(Ordering::Relaxed);
+        let pkg = ev.layer().pkg.load(Ordering::Relaxed);
         // INVARIANT: perf reads only an active event, on the CPU it was added on or (readable in
         // the package) on a CPU of that CPU's package, which `add` recorded; `read` cannot keep
         // the value past the call (its lifetime).

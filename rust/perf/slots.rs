@@ -111,7 +111,7 @@ impl EventSlots {
         // INVARIANT: The event is in this entry only (`Adding` comes once per `add`, for an
         // event in no entry); its data records the entry before anyone can empty it (only its
         // `del`, after this `add`, does).
-        let state = entry.ev.state();
+        let state = entry.ev.layer();
         state
             .slots
             .store(Arc::into_raw(this.clone()).cast_mut(), Ordering::Release);
@@ -142,7 +142,7 @@ impl EventSlots {
 /// Empties the entry that holds `ev`, if any (the adapter's `del`, a
 /// failed `add`), and gives up its reference to the entries.
 pub(super) fn release<T: PmuOps>(ev: &Event<T>) {
-    let state = ev.state();
+    let state = ev.layer();
     let p = state.slots.swap(null_mut(), Ordering::AcqRel);
     if p.is_null() {
         return;

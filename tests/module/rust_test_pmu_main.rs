@@ -42,8 +42,8 @@ use kernel::sync::{new_mutex, Arc, Mutex};
 use sys::cpu::{CpuId, IrqsOff};
 use sys::debugfs::{DebugfsOps, Dir, Writer};
 use sys::perf::{
-    Adding, Attr, Capabilities, Capability, Event, EventFlag, EventFlags, NewEvent, PmuOps,
-    PmuOptions, Reading, Registration, Scope, TaskContext,
+    Adding, Attr, Capabilities, Capability, Event, EventFlag, EventFlags, HwState, HwStates,
+    NewEvent, PmuOps, PmuOptions, Reading, Registration, Scope, TaskContext,
 };
 
 module! {
@@ -74,18 +74,21 @@ const EVENTS: &[Attr<'static>] = &[
 /// The most events of one PMU a group may have.
 const GROUP_MAX: usize = 4;
 
-/// `hw.prev_count` of a stopped event: no clock reading is that large.
-const STOPPED: u64 = u64::MAX;
-
-/// Adds the time since the last update to a running event's count.
+/// Adds the time since the last update to a running event's count (one
+/// not stopped: `hw.state`).
 fn update<T: PmuOps>(ev: &Event<T>) {
-    let now = sys::cpu::now_ns_any_context();
-    let prev = ev.swap_prev_count(now);
-    if prev == STOPPED {
-        ev.swap_prev_count(STOPPED);
+    if ev.state().contains(HwState::Stopped) {
         return;
     }
+    let now = sys::cpu::now_ns_any_context();
+    let prev = ev.swap_prev_count(now);
     ev.add_count(now.saturating_sub(prev));
+}
+
+/// Stops a running event, its count updated.
+fn stop<T: PmuOps>(ev: &Event<T>) {
+    update(ev);
+    ev.set_state(HwState::Stopped | HwState::UpToDate);
 }
 
 /// A PMU counting nanoseconds: `rust_test_package` when `PACKAGE`, else
@@ -149,7 +152,7 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
         _entry: Adding<'_, Self>,
         flags: EventFlags,
     ) -> Result {
-        ev.swap_prev_count(STOPPED);
+        ev.set_state(HwState::Stopped | HwState::UpToDate);
         if flags.contains(EventFlag::Start) {
             self.start(irq, ev, flags);
         }
@@ -157,19 +160,17 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
     }
 
     fn del(&self, _irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
-        update(ev);
-        ev.swap_prev_count(STOPPED);
+        stop(ev);
     }
 
     fn start(&self, _irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
         ev.swap_prev_count(sys::cpu::now_ns_any_context());
+        ev.set_state(HwStates::empty());
     }
 
-    fn stop(&self, _irq: &IrqsOff, ev: &Event<Self>, flags: EventFlags) {
-        if flags.contains(EventFlag::Update) {
-            update(ev);
-        }
-        ev.swap_prev_count(STOPPED);
+    fn stop(&self, _irq: &IrqsOff, ev: &Event<Self>, _flags: EventFlags) {
+        // Counted time is never dropped: updated whether `PERF_EF_UPDATE` or not.
+        stop(ev);
     }
 
     fn read(&self, _rd: Reading<'_>, ev: &Event<Self>) {
