@@ -378,11 +378,13 @@ struct Policy<T: PmuOps> {
     closing: AtomicBool,
 }
 
-/// Lends the callback's proof that interrupts are off as this layer's.
-fn irqs_off(_irq: &LocalInterruptDisabled) -> IrqsOff {
-    // SAFETY: The series' proof says interrupts are off on this CPU for the callback; the value
-    // is made inside the callback, lent to the driver as `&IrqsOff` and dropped before it ends.
-    unsafe { IrqsOff::new() }
+/// Lends the callback's proof that interrupts are off to `f`, as this
+/// layer's.
+fn with_irqs_off<R>(_irq: &LocalInterruptDisabled, f: impl FnOnce(&IrqsOff) -> R) -> R {
+    // SAFETY: The series' proof says interrupts are off on this CPU for as long as it is
+    // borrowed, which outlasts `f`; the value is only lent to `f`.
+    let irq = unsafe { IrqsOff::new() };
+    f(&irq)
 }
 
 #[vtable]
@@ -420,21 +422,22 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         irq: &LocalInterruptDisabled,
     ) -> Result {
         let ev = Event::from_generic(ev);
-        let irq = irqs_off(irq);
-        // perf serialises `add` with `read` (both under the event context's lock, or `read` on
-        // this CPU after it).
-        ev.layer().pkg.store(irq.package(), Ordering::Relaxed);
-        // INVARIANT: The event is in no entry: a failed `add` and every `del` emptied it.
-        let entry = Adding { ev };
-        // A failed `add` is not followed by `del`: no entry may keep the event.
-        self.ops
-            .add(&irq, ev, entry, flags)
-            .inspect_err(|_| slots::release(ev))
+        with_irqs_off(irq, |irq| {
+            // perf serialises `add` with `read` (both under the event context's lock, or `read`
+            // on this CPU after it).
+            ev.layer().pkg.store(irq.package(), Ordering::Relaxed);
+            // INVARIANT: The event is in no entry: a failed `add` and every `del` emptied it.
+            let entry = Adding { ev };
+            // A failed `add` is not followed by `del`: no entry may keep the event.
+            self.ops
+                .add(irq, ev, entry, flags)
+                .inspect_err(|_| slots::release(ev))
+        })
     }
 
     fn del(&self, ev: &generic::Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
         let ev = Event::from_generic(ev);
-        self.ops.del(&irqs_off(irq), ev, flags);
+        with_irqs_off(irq, |irq| self.ops.del(irq, ev, flags));
         // Until the next `add` the event is on no CPU: a `read` then (perf makes none, but the
         // type promises) gets no package proof, wherever the event moves meanwhile.
         ev.layer().pkg.store(NO_PACKAGE, Ordering::Relaxed);
@@ -443,23 +446,27 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
     }
 
     fn start(&self, ev: &generic::Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
-        self.ops
-            .start(&irqs_off(irq), Event::from_generic(ev), flags);
+        with_irqs_off(irq, |irq| {
+            self.ops.start(irq, Event::from_generic(ev), flags);
+        });
     }
 
     fn stop(&self, ev: &generic::Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
-        self.ops
-            .stop(&irqs_off(irq), Event::from_generic(ev), flags);
+        with_irqs_off(irq, |irq| {
+            self.ops.stop(irq, Event::from_generic(ev), flags);
+        });
     }
 
-    fn read(&self, ev: &generic::Event<Self>, irq: &LocalInterruptDisabled) {
+    fn read(&self, ev: &generic::Event<Self>, _irq: &LocalInterruptDisabled) {
         let ev = Event::from_generic(ev);
         let pkg = ev.layer().pkg.load(Ordering::Relaxed);
+        // SAFETY: The series' proof says interrupts are off on this CPU for the callback; the
+        // value goes into a `Reading`, which `read` cannot keep past the call (its lifetime).
+        let irq = unsafe { IrqsOff::new() };
         // INVARIANT: perf reads only an active event, on the CPU it was added on or (readable in
-        // the package) on a CPU of that CPU's package, which `add` recorded; `read` cannot keep
-        // the value past the call (its lifetime).
+        // the package) on a CPU of that CPU's package, which `add` recorded.
         let rd = Reading {
-            irq: irqs_off(irq),
+            irq,
             pkg: (pkg != NO_PACKAGE).then_some(pkg),
             _call: PhantomData,
         };
@@ -467,11 +474,11 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
     }
 
     fn enable(&self, irq: &LocalInterruptDisabled) {
-        self.ops.enable(&irqs_off(irq));
+        with_irqs_off(irq, |irq| self.ops.enable(irq));
     }
 
     fn disable(&self, irq: &LocalInterruptDisabled) {
-        self.ops.disable(&irqs_off(irq));
+        with_irqs_off(irq, |irq| self.ops.disable(irq));
     }
 
     fn cpumask(&self) -> &Cpumask {
