@@ -8,8 +8,7 @@
 //! records the entry's number and a reference to the entries in the
 //! event's data (the layer's, beside the PMU's); the adapter's `del` (and a
 //! failed `add`) empties the entry through those, so no entry outlives the
-//! window,
-//! whatever the driver does. Emptying waits for users of the entry on
+//! window, whatever the driver does. Emptying waits for users of the entry on
 //! other CPUs; using one takes no lock, so an entry can be used in any
 //! context. Each filled entry holds a reference to the entries, so they
 //! are freed only once no event is in them.
