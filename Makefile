@@ -28,6 +28,9 @@
 #   make check           all tests (host, module builds, guest matrix)
 #   make stress          long fuzz, load/unload and hotplug runs in guests
 #   make demo            boot a simulated platform in QEMU and run perf
+#   make repeat TEST=... boot one guest test RUNS times (default 10) in each
+#                        of its configurations with every word of MATCH,
+#                        two at a time, and count the boots that failed
 #   make guest ...       build the module for the test kernel (KERNEL=debug,
 #                        nodebug, rt or stock) and run one script in a guest
 #                        (README.md)
@@ -114,7 +117,7 @@ ru_cargo_env := $(if $(wildcard /usr/bin/cargo),RUSTC=$(or $(ru_rustc),rustc))
 # The kernel release of KDIR (empty when it is not a built tree).
 ru_release = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
-.PHONY: all modules install stock stock-install deb clean ru-kdir check stress selftest demo guest bench test-kernel host-test \
+.PHONY: all modules install stock stock-install deb clean ru-kdir check stress selftest demo guest repeat bench test-kernel host-test \
 	rfc rfc-check
 
 all modules: ru-kdir
@@ -229,6 +232,12 @@ guest:
 	scripts/build-module.sh $(or $(KERNEL),debug) >/dev/null
 	scripts/guest.sh --kernel $(or $(KERNEL),debug) $(if $(CPU),--cpu "$(CPU)") $(if $(SMP),--smp "$(SMP)") \
 		$(if $(MODARGS),--modargs "$(MODARGS)") $(if $(SCRIPT),--script "$(SCRIPT)")
+
+# A flake rate: TEST booted RUNS times (default 10) in each of its
+# configurations that have every word of MATCH (scripts/check.sh --repeat).
+repeat:
+	@[ -n "$(TEST)" ] || { echo "make repeat: TEST=tests/guest/<test>.sh is required" >&2; exit 2; }
+	scripts/check.sh --guest-only --repeat $(or $(RUNS),10) $(foreach w,$(MATCH),--match $(w)) $(TEST)
 
 host-test:
 	$(ru_cargo_env) $(CARGO) test --offline --quiet 2>/dev/null || $(ru_cargo_env) $(CARGO) test --quiet

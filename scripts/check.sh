@@ -28,10 +28,26 @@
 # (and the nodebug, rt and stock ones unless a selected test boots them);
 # --host-only skips the guests.
 #
-# Usage: scripts/check.sh [--host-only] [--guest-only] [GUEST_TEST...]
+# To measure a flake rate: --match WORD keeps only the `# guest:` lines
+# that have WORD (kernel=debug matches a line without kernel=; several
+# --match words must all be there), and --repeat N boots each kept
+# configuration N times, each boot on its own, CHECK_JOBS at a time as
+# always; the end then also says how many boots had a failure, and which
+# results failed how often. For example, 08-pmi on the rt kernel 40 times,
+# two at a time:
+#
+#   scripts/check.sh --guest-only --repeat 40 --match kernel=rt tests/guest/08-pmi.sh
+#
+# (`make repeat TEST=tests/guest/08-pmi.sh RUNS=40 MATCH=kernel=rt` is the
+# same.)
+#
+# Usage: scripts/check.sh [--host-only] [--guest-only] [--repeat N]
+#                         [--match WORD]... [GUEST_TEST...]
 #   GUEST_TEST   a file of tests/guest/ (at least one `# guest:` line); an
-#                unknown option or a missing or wrong file stops check.sh
-#                at once, with status 2. --help prints this text.
+#                unknown option, a --repeat that is not a positive number,
+#                a --match no `# guest:` line of the tests has, or a
+#                missing or wrong file stops check.sh at once, with
+#                status 2. --help prints this text.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
@@ -48,10 +64,34 @@ if [ "$jobs" -gt 1 ]; then
 	export TCG_OPTS=${TCG_OPTS-thread=single}
 fi
 only=()
+repeat=1
+matches=()
+# A guest line's words, with kernel=debug where it names no kernel.
+line_words() { case " $1 " in *" kernel="*) printf '%s\n' "$1" ;; *) printf '%s kernel=debug\n' "$1" ;; esac; }
+# matching LINE: whether the guest line has every --match word.
+matching() {
+	local w words
+	words=" $(line_words "$1") "
+	for w in "${matches[@]}"; do
+		case "$words" in *" $w "*) ;; *) return 1 ;; esac
+	done
+}
+want=""
 for a in "$@"; do
+	if [ -n "$want" ]; then
+		case "$want" in
+		--repeat)
+			case "$a" in ''|*[!0-9]*|0) echo "check: --repeat needs a positive number, not '$a'" >&2; exit 2 ;; esac
+			repeat=$a ;;
+		--match) matches+=("$a") ;;
+		esac
+		want=""
+		continue
+	fi
 	case "$a" in
 	--host-only) guest=0 ;;
 	--guest-only) host=0 ;;
+	--repeat|--match) want=$a ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	-*) echo "check: unknown option '$a' (see --help)" >&2; exit 2 ;;
 	*)
@@ -64,6 +104,23 @@ for a in "$@"; do
 		only+=("$arg") ;;
 	esac
 done
+[ -z "$want" ] || { echo "check: $want needs a value (see --help)" >&2; exit 2; }
+tests=("${only[@]}")
+[ ${#tests[@]} -gt 0 ] || tests=(tests/guest/[0-9]*.sh)
+# guest_lines: the `# guest:` lines of the tests that have every --match
+# word, as "FILE|WORDS".
+guest_lines() {
+	local t conf
+	for t in "${tests[@]}"; do
+		while IFS= read -r conf; do
+			matching "$conf" && printf '%s|%s\n' "$t" "$conf"
+		done < <(grep '^# guest:' "$t" | sed 's/^# guest: *//')
+	done
+}
+if [ ${#matches[@]} -gt 0 ] && [ -z "$(guest_lines)" ]; then
+	echo "check: no '# guest:' line of the tests has every word of: ${matches[*]}" >&2
+	exit 2
+fi
 
 passed=0
 failed=0
@@ -97,14 +154,12 @@ note "setup"
 step "install"
 "$here/install-deps.sh" >"$logs/deps.log" 2>&1 || { cat "$logs/deps.log"; echo "0 passed, 1 failed"; exit 1; }
 
-tests=("${only[@]}")
-[ ${#tests[@]} -gt 0 ] || tests=(tests/guest/[0-9]*.sh)
 # The kernels: debug always (the lint build, most boots), nodebug, rt and
 # stock for the host-side builds or a boot that asks for them, the ones
 # only compiled against for the host side.
 variants=(debug)
 for v in nodebug rt stock; do
-	if [ "$host" = 1 ] || { [ "$guest" = 1 ] && grep -qE "^# guest:.*(^|[[:space:]])kernel=$v([[:space:]]|\$)" "${tests[@]}"; }; then
+	if [ "$host" = 1 ] || { [ "$guest" = 1 ] && guest_lines | grep -qE "(\||[[:space:]])kernel=$v([[:space:]]|\$)"; }; then
 		variants+=("$v")
 	fi
 done
@@ -318,8 +373,10 @@ if [ "$guest" = 1 ]; then
 	keys=() bkernel=() bcpu=() bsmp=() bappend=()
 	per_boot=6
 	declare -A skipped_runs=()
-	for t in "${tests[@]}"; do
-		while IFS= read -r conf; do
+	# With --repeat, each configuration boots that many times on its own:
+	# the round is part of the boot's key.
+	for round in $(seq 1 "$repeat"); do
+		while IFS='|' read -r t conf; do
 			kernel=debug cpu= smp= modargs= load=1 desc= append=
 			for w in $conf; do
 				case "$w" in
@@ -340,6 +397,7 @@ if [ "$guest" = 1 ]; then
 			# A boot runs at most $per_boot tests, so that the long ones
 			# spread over both runners.
 			key="$kernel|$cpu|$smp|${append# }"
+			[ "$repeat" = 1 ] || key="$key|$round|$t|$conf"
 			g=
 			for k in "${!keys[@]}"; do
 				[ "${keys[$k]}" = "$key" ] && [ "$(wc -l <"$rundir/$k.list")" -lt "$per_boot" ] && g=$k
@@ -350,8 +408,8 @@ if [ "$guest" = 1 ]; then
 				bkernel+=("$kernel") bcpu+=("$cpu") bsmp+=("$smp") bappend+=("${append# }")
 			fi
 			printf '%s|%s|%s\n' "$load" "${modargs# }" "$t" >>"$rundir/$g.list"
-			printf '%s [%s:%s]\n' "$(basename "$t")" "$kernel" "$desc" >>"$rundir/$g.names"
-		done < <(grep '^# guest:' "$t" | sed 's/^# guest: *//')
+			printf '%s [%s:%s]%s\n' "$(basename "$t")" "$kernel" "$desc" "$([ "$repeat" = 1 ] || echo " run $round")" >>"$rundir/$g.names"
+		done < <(guest_lines)
 	done
 	for v in "${!skipped_runs[@]}"; do
 		note "guest: not run: ${skipped_runs[$v]} test runs on the $v kernel (no kernel or module for it)"
@@ -372,12 +430,15 @@ if [ "$guest" = 1 ]; then
 		) &
 	done
 	wait
+	bad_boots=0
 	for g in "${!keys[@]}"; do
+		failed_before=$failed
 		boot="${bkernel[$g]} kernel -cpu ${bcpu[$g]} -smp ${bsmp[$g]}${bappend[$g]:+ (${bappend[$g]})}"
 		note "guest boot: $boot ($(cat "$rundir/$g.time" 2>/dev/null || echo ?) s)"
 		if [ "$(cat "$rundir/$g.rc" 2>/dev/null)" != 0 ] || [ ! -f "$rundir/$g.out/boot.status" ]; then
 			sed 's/^/   | /' "$rundir/$g.log" | tail -40
 			fail "guest boot $boot: runner failed"
+			bad_boots=$((bad_boots + 1))
 			continue
 		fi
 		i=0
@@ -407,8 +468,15 @@ if [ "$guest" = 1 ]; then
 			tail -60 "$rundir/$g.out/console.log" | sed 's/^/   | /'
 			fail "guest boot $boot: $(head -1 "$rundir/$g.out/boot.err")"
 		fi
+		[ "$failed" = "$failed_before" ] || bad_boots=$((bad_boots + 1))
 	done
 	rm -rf "$rundir"
+	if [ "$repeat" -gt 1 ]; then
+		# Which results failed, how often (the run number left out).
+		note "repeat: ${#keys[@]} boots, $bad_boots with a failure"
+		printf '%s\n' "${failures[@]}" | grep -v '^$' | sed 's/ run [0-9]*\]/]/; s/\(not ok\) [0-9]*/\1/' |
+			sort | uniq -c | sort -rn | sed 's/^/   /'
+	fi
 fi
 
 step ""

@@ -45,7 +45,10 @@ if [ "$n" -gt 1 ]; then
 	snbep) ev="uncore_cbox_0/event=0x0/" msr=d04 ;; # C-box 0's box control
 	esac
 	perf stat -a -e "$ev" -- sleep 6 >/dev/null 2>&1 &
-	sleep 3
+	# Its event open (at most 10 s), then counting: perf starts it as
+	# the command starts.
+	wait_until 200 has_events $!
+	wait_until 200 sh -c "ps | grep -q '[s]leep 6'"
 	trace_start
 	for c in "$@"; do echo 0 >/sys/devices/system/cpu/cpu$c/online; done
 	trace_stop

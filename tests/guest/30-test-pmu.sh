@@ -121,7 +121,8 @@ for c in $(expand_list "$(cat /sys/devices/system/cpu/online)" | tr , " "); do
 done
 if [ -n "$same" ] && [ -n "$other" ]; then
 	perf stat -C 0 -x, -e rust_test_clock/ns/ -- sleep 1 2>/tmp/mig.out >/dev/null &
-	sleep 0.3
+	# Its event is open (at most 10 s).
+	wait_until 200 has_events $!
 	check_eq "migrate 0 -> $other (package $(pkg_of "$other")): EINVAL" "$(mig "0 $other")" "Invalid argument"
 	check_eq "migrate 0 -> $same (package $(pkg_of 0)): done" "$(mig "0 $same")" "ok"
 	wait
@@ -144,14 +145,7 @@ R=/sys/kernel/debug/rust_test_pmu/reregister
 before=$(dmesg | wc -l)
 perf stat -a -x, -e rust_test_clock/ns/ -- sleep 4 2>/tmp/rr.out >/dev/null &
 perf_pid=$!
-# perf's events are open once its process holds perf_event files.
-i=0
-while [ "$(ls -l /proc/$perf_pid/fd 2>/dev/null | grep -c perf_event)" = 0 ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-check "perf stat's events are open before the drop" \
-	sh -c "ls -l /proc/$perf_pid/fd | grep -q perf_event"
+check "perf stat's events are open before the drop" wait_until 200 has_events "$perf_pid"
 t0=$(cut -d" " -f1 /proc/uptime)
 sh -c "echo 1 >$R" 2>/tmp/rr.err &
 rr_pid=$!

@@ -52,6 +52,26 @@ done_testing() {
 	exit $?
 }
 
+# wait_until TRIES CMD...: runs CMD every 50 ms until it succeeds, at most
+# TRIES times; succeeds when CMD did. A test waits for the guest-side event
+# it needs this way (bounded), never for a fixed time: a loaded host runs
+# the guest late.
+wait_until() {
+	_w=$1
+	shift
+	while ! "$@"; do
+		_w=$((_w - 1))
+		[ "$_w" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+# has_events PID: whether process PID holds perf_event files (perf's
+# events are open).
+has_events() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -q perf_event
+}
+
 # module_for [ARGS...]: the module ARGS are for: rust_uncore_sim with a
 # sim= argument, else rust_uncore (the hardware only).
 module_for() {

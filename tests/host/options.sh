@@ -34,6 +34,15 @@ refused "check.sh: a misspelled guest test stops at once" "no such guest test: t
 refused "check.sh: a stray word stops at once" "no such guest test: help" scripts/check.sh help
 refused "check.sh: a file that is not a guest test stops at once" "tests/guest/lib.sh is not a guest test" \
 	scripts/check.sh tests/guest/lib.sh
+refused "check.sh: --repeat without a number stops at once" "--repeat needs a positive number, not 'x'" \
+	scripts/check.sh --guest-only --repeat x tests/guest/08-pmi.sh
+refused "check.sh: --repeat 0 stops at once" "--repeat needs a positive number, not '0'" \
+	scripts/check.sh --guest-only --repeat 0 tests/guest/08-pmi.sh
+refused "check.sh: --match without its value stops at once" "--match needs a value" \
+	scripts/check.sh --guest-only --match
+refused "check.sh: a --match no guest line has stops at once" "no '# guest:' line of the tests has every word of: kernel=bogus" \
+	scripts/check.sh --guest-only --match kernel=bogus tests/guest/08-pmi.sh
+refused "make repeat: no TEST stops at once" "TEST=tests/guest/<test>.sh is required" make -s repeat
 
 helps "guest.sh --help" scripts/guest.sh "UNCORE_CACHE_DIR"
 run scripts/guest.sh --help

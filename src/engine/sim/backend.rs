@@ -315,7 +315,18 @@ impl Backend for Sim {
     }
 
     fn stall(&self, point: StallPoint) {
-        self.stalls.at(point);
+        self.stalls.at(point, || {
+            // A late PMI of this CPU's package (as `nmi <cpu> pmi` raises
+            // one), its NMI sent to this CPU: it arrives inside the pause.
+            let cpu = crate::sys::cpu::without_irqs(|irq| irq.cpu());
+            let raised = self.raised.get(cpu.package())?;
+            raised.store(true, Ordering::Release);
+            if crate::sys::nmi::send(cpu).is_err() {
+                raised.store(false, Ordering::Release);
+                return None;
+            }
+            Some(raised)
+        });
     }
 }
 

@@ -59,8 +59,11 @@
 //!   whichever CPU takes an NMI first, before the handler decides and
 //!   claims the NMIs sent to that CPU. `park`: in a package's park (its
 //!   last CPU goes offline), after the global control is cleared, with
-//!   interrupts off and the global control's lock held. `stats` counts the
-//!   pauses begun (`stalls_taken`).
+//!   interrupts off and the global control's lock held; `park <ms> pmi`
+//!   begins that pause with a late PMI (as `nmi <cpu> pmi`) whose NMI goes
+//!   to the parking CPU itself, and ends it once an NMI took the PMI.
+//!   `stats` counts the pauses begun (`stalls_taken`) and those that ran
+//!   their whole time (`stalls_expired`).
 //! - `nmi` (write): `<cpu> [pmi]` sends CPU `cpu` an NMI with no other
 //!   reason than the send (the abstraction layer's `nmi::send`, which the
 //!   handler claims by its count of sends), and returns at once; with
@@ -127,30 +130,48 @@ pub(crate) struct Stalls {
     /// Milliseconds armed at each [`StallPoint`] (the last is `Park`), 0
     /// for none.
     armed: [AtomicU32; StallPoint::Park as usize + 1],
+    /// The armed park pause begins with a late PMI (`park <ms> pmi`).
+    park_pmi: AtomicBool,
     /// Pauses begun.
     taken: AtomicU64,
+    /// Pauses that ran their whole time: no `release` came, and a late PMI
+    /// they sent was not taken.
+    expired: AtomicU64,
     /// A `release` came: the pause in progress ends.
     released: AtomicBool,
 }
 
 impl Stalls {
     /// Pauses here if `point` is armed (once: the arming is consumed). Spins
-    /// rather than sleeps: some points hold spinning locks.
-    pub(crate) fn at(&self, point: StallPoint) {
+    /// rather than sleeps: some points hold spinning locks. `late_pmi` runs
+    /// first when the pause was armed with `pmi`: it sends the PMI and
+    /// returns the flag its NMI clears when it takes it, which ends the
+    /// pause.
+    pub(crate) fn at<'a>(
+        &self,
+        point: StallPoint,
+        late_pmi: impl FnOnce() -> Option<&'a AtomicBool>,
+    ) {
         let ms = self
             .armed
             .get(point as usize)
             .map_or(0, |a| a.swap(0, Ordering::AcqRel));
-        if ms != 0 {
-            self.released.store(false, Ordering::Release);
-            self.taken.fetch_add(1, Ordering::Release);
-            for _ in 0..ms {
-                if self.released.load(Ordering::Acquire) {
-                    break;
-                }
-                crate::sys::cpu::spin_ms(1);
-            }
+        if ms == 0 {
+            return;
         }
+        let pmi = matches!(point, StallPoint::Park) && self.park_pmi.swap(false, Ordering::AcqRel);
+        self.released.store(false, Ordering::Release);
+        self.taken.fetch_add(1, Ordering::Release);
+        let raised = if pmi { late_pmi() } else { None };
+        for _ in 0..ms {
+            if self.released.load(Ordering::Acquire)
+                || raised.is_some_and(|r| !r.load(Ordering::Acquire))
+            {
+                return;
+            }
+            crate::sys::cpu::spin_ms(1);
+        }
+        self.expired.fetch_add(1, Ordering::Release);
     }
 
     /// Ends the pause in progress, if any.
@@ -158,18 +179,26 @@ impl Stalls {
         self.released.store(true, Ordering::Release);
     }
 
-    /// Arms `point` for `ms` milliseconds.
-    fn arm(&self, point: StallPoint, ms: u32) {
+    /// Arms `point` for `ms` milliseconds, with a late PMI if `pmi`.
+    fn arm(&self, point: StallPoint, ms: u32, pmi: bool) {
         if let Some(a) = self.armed.get(point as usize) {
+            if matches!(point, StallPoint::Park) {
+                self.park_pmi.store(pmi, Ordering::Release);
+            }
             a.store(ms, Ordering::Release);
         }
     }
 }
 
 /// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
-/// `nmi <ms>` or `park <ms>` (`release` is not a point: the caller's).
-fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
-    let (what, ms) = line.split_once(' ').ok_or(EINVAL)?;
+/// `nmi <ms>`, `park <ms>` or `park <ms> pmi` (`release` is not a point:
+/// the caller's). Returns the point, the pause and whether it sends a late
+/// PMI.
+fn parse_stall(line: &str) -> Result<(StallPoint, u32, bool)> {
+    let mut words = line.split_whitespace();
+    let (Some(what), Some(ms), more) = (words.next(), words.next(), words.next()) else {
+        return Err(EINVAL);
+    };
     let point = match what {
         "cpumask" => StallPoint::Cpumask,
         "unplug" => StallPoint::Unplug,
@@ -178,9 +207,14 @@ fn parse_stall(line: &str) -> Result<(StallPoint, u32)> {
         "park" => StallPoint::Park,
         _ => return Err(EINVAL),
     };
-    let ms = num(ms.trim())?;
+    let pmi = match (more, words.next()) {
+        (None, _) => false,
+        (Some("pmi"), None) if matches!(point, StallPoint::Park) => true,
+        _ => return Err(EINVAL),
+    };
+    let ms = num(ms)?;
     match u32::try_from(ms) {
-        Ok(ms) if ms <= STALL_MAX_MS => Ok((point, ms)),
+        Ok(ms) if ms <= STALL_MAX_MS => Ok((point, ms, pmi)),
         _ => Err(ERANGE),
     }
 }
@@ -557,7 +591,7 @@ impl DebugfsOps for SimDebug {
                      selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}\n\
                      selftest_stale {}\nselftest_then_exact {}\n\
                      selftest_refused {}\nselftest_accepted {}\n\
-                     unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}",
+                     unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}\nstalls_expired {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
@@ -571,7 +605,8 @@ impl DebugfsOps for SimDebug {
                     t.selftest_accepted.load(Relaxed),
                     unpolled,
                     t.noise_nmis.load(Relaxed),
-                    self.sim().stalls.taken.load(Relaxed)
+                    self.sim().stalls.taken.load(Relaxed),
+                    self.sim().stalls.expired.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
                 for (name, n) in ACCESS_NAMES.iter().zip(self.sim().accesses()) {
@@ -604,8 +639,8 @@ impl DebugfsOps for SimDebug {
                     self.sim().stalls.release();
                     return Ok(());
                 }
-                let (point, ms) = parse_stall(input.trim())?;
-                self.sim().stalls.arm(point, ms);
+                let (point, ms, pmi) = parse_stall(input.trim())?;
+                self.sim().stalls.arm(point, ms, pmi);
                 Ok(())
             }
             NMI => {
