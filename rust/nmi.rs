@@ -20,7 +20,6 @@ use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, Ordering};
 use kernel::error::to_result;
 use kernel::ffi::{c_int, c_uint};
 use kernel::prelude::*;
-use kernel::str::CStr;
 use kernel::sync::Arc;
 use kernel::types::Opaque;
 
@@ -50,6 +49,13 @@ static ACCEPTING: AtomicBool = AtomicBool::new(false);
 /// Calls of [`send`] running (which may use [`PENDING`]'s counts).
 static SENDERS: AtomicU32 = AtomicU32::new(0);
 
+/// The module's name (`KBUILD_MODNAME`, as the `module!` macro gives it
+/// to the kernel's print functions), NUL-terminated: the name of its NMI
+/// action.
+fn module_name() -> *const kernel::ffi::c_char {
+    crate::__LOG_PREFIX.as_ptr().cast()
+}
+
 /// The pending count of CPU `cpu`.
 ///
 /// # Safety
@@ -63,8 +69,15 @@ unsafe fn pending_of<'a>(flags: *mut AtomicU32, cpu: CpuId) -> &'a AtomicU32 {
 }
 
 /// A registered `NMI_LOCAL` handler (at most one per module: a second
-/// registration fails with `EBUSY`). Dropping it waits for the NMIs
-/// [`send`] sent, unregisters the handler and waits until no CPU runs it.
+/// registration fails with `EBUSY`), named after the module. Dropping it
+/// waits for the NMIs [`send`] sent, unregisters the handler and waits
+/// until no CPU runs it.
+///
+/// The NMI core unregisters by name, the first action of that name on its
+/// list: a name another module also used would remove that module's action
+/// and leave this one on the list after the module is gone. The module's
+/// own name is the kernel's only name no other module has, so it is the
+/// one used, not one the caller chooses.
 ///
 /// # Invariants
 ///
@@ -76,7 +89,6 @@ unsafe fn pending_of<'a>(flags: *mut AtomicU32, cpu: CpuId) -> &'a AtomicU32 {
 pub struct Registration<T: NmiHandler> {
     handler: Arc<T>,
     pending: KVec<AtomicU32>,
-    name: &'static CStr,
     #[pin]
     action: Opaque<bindings::nmiaction>,
 }
@@ -88,8 +100,9 @@ unsafe impl<T: NmiHandler> Send for Registration<T> {}
 unsafe impl<T: NmiHandler> Sync for Registration<T> {}
 
 impl<T: NmiHandler> Registration<T> {
-    /// Registers `handler` as the `NMI_LOCAL` handler `name`.
-    pub fn new(name: &'static CStr, handler: Arc<T>) -> impl PinInit<Self, Error> {
+    /// Registers `handler` as the `NMI_LOCAL` handler of this module, under
+    /// the module's name.
+    pub fn new(handler: Arc<T>) -> impl PinInit<Self, Error> {
         let pending = (|| -> Result<KVec<AtomicU32>> {
             let n = CpuId::all().count();
             let mut v = KVec::with_capacity(n, GFP_KERNEL)?;
@@ -114,11 +127,10 @@ impl<T: NmiHandler> Registration<T> {
                 }
                 addr_of_mut!((*slot).handler).write(handler);
                 addr_of_mut!((*slot).pending).write(pending);
-                addr_of_mut!((*slot).name).write(name);
                 let action = super::compat::opaque_raw(addr_of!((*slot).action));
                 action.write(bindings::nmiaction {
                     handler: Some(Self::handle),
-                    name: name.as_char_ptr(),
+                    name: module_name(),
                     ..Default::default()
                 });
                 // The list head points to itself, as `register_nmi_handler()` sets it up.
@@ -196,12 +208,10 @@ impl<T: NmiHandler> PinnedDrop for Registration<T> {
             }
             super::cpu::delay_us(10);
         }
-        // SAFETY: The action is registered under this name (type invariant); unregistering
-        // waits for running handlers (RCU), after which none reads `HANDLER`'s object or the
-        // counts.
-        unsafe {
-            bindings::unregister_nmi_handler(bindings::NMI_LOCAL as c_uint, self.name.as_char_ptr())
-        };
+        // SAFETY: The action is registered under the module's name (type invariant), which no
+        // other module's action has; unregistering waits for running handlers (RCU), after which
+        // none reads `HANDLER`'s object or the counts.
+        unsafe { bindings::unregister_nmi_handler(bindings::NMI_LOCAL as c_uint, module_name()) };
         PENDING.store(null_mut(), Ordering::SeqCst);
         HANDLER.store(null_mut(), Ordering::Release);
     }

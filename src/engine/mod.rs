@@ -621,7 +621,7 @@ impl<R: Backend> Driver<R> {
                 let handler = pmi::PmiNmi::new(&core).map_err(undo)?;
                 Some(
                     KBox::pin_init(
-                        nmi::Registration::new(c_str!("rust_uncore"), handler),
+                        nmi::Registration::new(handler),
                         GFP_KERNEL,
                     )
                     .map_err(undo)?,
