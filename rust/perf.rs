@@ -546,13 +546,14 @@ impl<T: PmuOps> Registration<T> {
         self.pmu.pmu_type()
     }
 
-    /// Moves every event of this PMU on CPU `from` to CPU `to`, an online
-    /// CPU of the same package (the events' package proofs stay true);
-    /// `EINVAL` for CPUs of two packages or an offline `to` (perf would
-    /// leave the events installed nowhere). Meant for a hotplug callback of
-    /// `from`, where `to` cannot go offline meanwhile.
+    /// Moves every event of this PMU on CPU `from` to CPU `to`, another
+    /// online CPU of the same package (the events' package proofs stay
+    /// true); `EINVAL` for one CPU twice (perf would take its context's
+    /// mutex twice: a deadlock), CPUs of two packages or an offline `to`
+    /// (perf would leave the events installed nowhere). Meant for a hotplug
+    /// callback of `from`, where `to` cannot go offline meanwhile.
     pub fn migrate(&self, from: CpuId, to: CpuId) -> Result {
-        if from.package() != to.package() || !to.is_online() {
+        if from == to || from.package() != to.package() || !to.is_online() {
             return Err(EINVAL);
         }
         self.pmu.migrate(from.to_kernel(), to.to_kernel());

@@ -124,6 +124,7 @@ if [ -n "$same" ] && [ -n "$other" ]; then
 	# Its event is open (at most 10 s).
 	wait_until 200 has_events $!
 	check_eq "migrate 0 -> $other (package $(pkg_of "$other")): EINVAL" "$(mig "0 $other")" "Invalid argument"
+	check_eq "migrate 0 -> 0 (one CPU twice: perf would take its mutex twice): EINVAL" "$(mig "0 0")" "Invalid argument"
 	check_eq "migrate 0 -> $same (package $(pkg_of 0)): done" "$(mig "0 $same")" "ok"
 	wait
 	ns=$(awk -F, '$3 ~ /rust_test_clock/ { print $1 }' /tmp/mig.out)
