@@ -619,13 +619,7 @@ impl<R: Backend> Driver<R> {
         let nmi = match ctx.pmis() || R::NMI_ALWAYS {
             true => {
                 let handler = pmi::PmiNmi::new(&core).map_err(undo)?;
-                Some(
-                    KBox::pin_init(
-                        nmi::Registration::new(handler),
-                        GFP_KERNEL,
-                    )
-                    .map_err(undo)?,
-                )
+                Some(KBox::pin_init(nmi::Registration::new(handler), GFP_KERNEL).map_err(undo)?)
             }
             false => None,
         };

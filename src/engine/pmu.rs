@@ -20,6 +20,7 @@
 
 use super::backend::{At, Backend, StallPoint};
 use super::Ctx;
+use crate::hw::control;
 use crate::hw::desc::BoxType;
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
 use crate::hw::live;
@@ -447,7 +448,7 @@ impl<R: Backend> UncorePmu<R> {
         with_locked(&b.inner, |inner, irq| {
             inner.gone = true;
             for k in 0..MAX_SLOTS {
-                let was = inner.cfg[k].is_some_and(|c| c.started);
+                let was = inner.cfg[k].is_some_and(|c| control::keeps_start(c.started, c.resume));
                 b.stop_one(irq, At::Any(pkg), inner, k);
                 if let Some(c) = inner.cfg[k].as_mut() {
                     c.resume = was;
@@ -507,7 +508,7 @@ impl<R: Backend> UncorePmu<R> {
         };
         with_locked(&b.inner, |inner, irq| {
             for k in 0..MAX_SLOTS {
-                let was = inner.cfg[k].is_some_and(|c| c.started || c.resume);
+                let was = inner.cfg[k].is_some_and(|c| control::keeps_start(c.started, c.resume));
                 b.stop_one(irq, at, inner, k);
                 if let Some(c) = inner.cfg[k].as_mut() {
                     c.resume = was;

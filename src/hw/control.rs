@@ -11,7 +11,8 @@
 //! `start`, `stop`, `read`, the poll timer, the PMI) runs between any two
 //! steps, each of its operations atomic under its box's lock. Which boxes a
 //! step touches is decided when the step runs, from the box's state then
-//! ([`Boxes::includes`], [`plug_inits`]).
+//! ([`Boxes::includes`], [`plug_inits`]), and what an event stopped by a
+//! step keeps for later from the event's state then ([`keeps_start`]).
 //!
 //! The functions here are pure. The host tests run the plans over a model
 //! of a package (two CPUs, a PCI box with one event) and explore every
@@ -94,6 +95,28 @@ impl Boxes {
 /// start initialises every box present ([`Boxes::Present`]).
 pub const fn plug_inits(collector: Option<u32>) -> bool {
     collector.is_some()
+}
+
+/// Whether an event stopped because its box goes away or is initialised
+/// (an unplug's retirement, a box initialisation) is started again once
+/// the box is back: it was started, or a start was already kept for then
+/// (its box went away before, or an initialisation failed). The engine's
+/// retirement and box initialisation both ask this, and so does the host
+/// model.
+///
+/// # Examples
+///
+/// ```
+/// use uncore_core::hw::control::keeps_start;
+///
+/// assert!(keeps_start(true, false));
+/// // A start kept through an earlier unplug, and a plug whose box
+/// // initialisation failed, survives the next unplug.
+/// assert!(keeps_start(false, true));
+/// assert!(!keeps_start(false, false));
+/// ```
+pub const fn keeps_start(started: bool, resume: bool) -> bool {
+    started || resume
 }
 
 /// One step of a transition.

@@ -8,13 +8,15 @@
 //! under its box's lock, each plan step atomic as the engine runs it.
 //!
 //! The model mirrors the engine's box operations (`init_box`, `retire`,
-//! `start_one`, `stop_one`, the lock-free read): a counter is armed by a
+//! `start_one`, `stop_one`, the lock-free read), asking what a stopped
+//! event keeps the engine's way ([`keeps_start`]): a counter is armed by a
 //! start on a bound function, ticks while armed, bound and not parked;
-//! a box initialisation resets it; a function bound again starts from a
-//! reset counter. Checked in every state: a box whose function is unbound
+//! a box initialisation resets it, unless its write fails (the function
+//! unbound, or bound again broken: a plug whose box initialisation fails);
+//! a function bound again starts from a reset counter. Checked in every state: a box whose function is unbound
 //! is marked gone. Checked once nothing is in progress: an enabled event on
-//! the collector counts if its function is bound, and is kept for the plug
-//! if not. Checked at the end: the event's count is exactly the ticks of
+//! the collector counts if its box is live (bound and initialised), and is
+//! kept for when it is back if not. Checked at the end: the event's count is exactly the ticks of
 //! its counter while it was armed (nothing lost, nothing invented by a
 //! reset counter read against an older value).
 
@@ -29,9 +31,11 @@ const B: u8 = 1;
 /// Ticks of the counter, at most.
 const TICKS: u8 = 2;
 
-/// The transitions explored, each at most once: A goes (hand-over to B),
-/// B goes (the package stops), A comes back (it starts again), the PCI
-/// function goes and comes back.
+/// The transitions explored, each entry of [`TRANSITIONS`] at most once: A
+/// goes (hand-over to B), B goes (the package stops), A comes back (it
+/// starts again), the PCI function goes and comes back, twice, the
+/// function once coming back broken: bound, but its box initialisation
+/// fails (until a later initialisation, by a hand-over or the next plug).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum T {
     OfflineA,
@@ -39,8 +43,20 @@ enum T {
     OnlineA,
     Unplug,
     Plug,
+    /// A plug whose box-init write fails while the function is bound.
+    BrokenPlug,
 }
-const TRANSITIONS: [T; 5] = [T::OfflineA, T::OfflineB, T::OnlineA, T::Unplug, T::Plug];
+/// The transitions of the search without the control lock: each once.
+const UNLOCKED: [T; 5] = [T::OfflineA, T::OfflineB, T::OnlineA, T::Unplug, T::Plug];
+const TRANSITIONS: [T; 7] = [
+    T::OfflineA,
+    T::OfflineB,
+    T::OnlineA,
+    T::Unplug,
+    T::BrokenPlug,
+    T::Unplug,
+    T::Plug,
+];
 
 /// The user's event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,6 +95,8 @@ struct M {
     parked: bool,
     /// The box's function is bound.
     bound: bool,
+    /// Its box-init writes fail (a broken plug, until the next unplug).
+    broken: bool,
     /// The box is marked gone.
     gone: bool,
     /// The counter's value, and whether its control enables it.
@@ -91,7 +109,7 @@ struct M {
     truth: u16,
     /// Transitions in progress (one at most under the lock).
     runs: [Option<Run>; 2],
-    /// Transitions begun (bit per `TRANSITIONS` entry).
+    /// Transitions begun (bit per entry of the search's list).
     begun: u8,
     ticks: u8,
     reads: u8,
@@ -106,6 +124,7 @@ fn initial() -> M {
         collector: Some(A),
         parked: false,
         bound: true,
+        broken: false,
         gone: false,
         hw: 0,
         armed: false,
@@ -167,12 +186,12 @@ impl M {
     /// `init_box`: started events stopped (counts taken), the box reset,
     /// then the started and kept ones started again.
     fn init_box(&mut self) {
-        let was = self.slot.is_some_and(|s| s.started || s.resume);
+        let was = self.slot.is_some_and(|s| keeps_start(s.started, s.resume));
         self.stop_one();
         if let Some(s) = self.slot.as_mut() {
             s.resume = was;
         }
-        if !self.bound {
+        if !self.bound || self.broken {
             // The box-init write fails: the box stays as it was.
             return;
         }
@@ -226,6 +245,7 @@ impl M {
             Step::Bind => {
                 // A function bound again starts reset.
                 self.bound = true;
+                self.broken = self.runs.iter().flatten().any(|r| r.t == T::BrokenPlug);
                 self.hw = 0;
                 self.armed = false;
             }
@@ -236,13 +256,16 @@ impl M {
             }
             Step::Retire => {
                 self.gone = true;
-                let was = self.slot.is_some_and(|s| s.started);
+                let was = self.slot.is_some_and(|s| keeps_start(s.started, s.resume));
                 self.stop_one();
                 if let Some(s) = self.slot.as_mut() {
                     s.resume = was;
                 }
             }
-            Step::Unbind => self.bound = false,
+            Step::Unbind => {
+                self.bound = false;
+                self.broken = false;
+            }
             // Timers, cpumasks, the PMI target and the boxes' freeze do not
             // change what is counted here.
             Step::RefreshCpumasks
@@ -284,8 +307,8 @@ impl M {
                 Transition::Online { cpu: u32::from(A) }
             }
             T::Unplug if self.bound => Transition::Unplug,
-            T::Plug if !self.bound => Transition::Plug,
-            T::Unplug | T::Plug => return None,
+            T::Plug | T::BrokenPlug if !self.bound => Transition::Plug,
+            T::Unplug | T::Plug | T::BrokenPlug => return None,
         };
         Some(Run {
             t,
@@ -331,8 +354,8 @@ struct Outcome {
     interleavings: u128,
     /// States with an unbound function whose box is not marked gone.
     unmarked: usize,
-    /// Quiet states where an enabled event does not count (or, its
-    /// function unbound, is not kept for the plug).
+    /// Quiet states where an enabled event does not count on its live box
+    /// (or, its box gone, is not kept for when it is back).
     idle: usize,
     /// Ends where the count is not the ticks counted.
     wrong: usize,
@@ -365,7 +388,8 @@ fn successors(m: &M, locked: bool) -> Vec<M> {
     }
     // A transition begins: under the lock only when none is in progress.
     if !locked || m.quiescent() {
-        for (i, &t) in TRANSITIONS.iter().enumerate() {
+        let list: &[T] = if locked { &TRANSITIONS } else { &UNLOCKED };
+        for (i, &t) in list.iter().enumerate() {
             if m.begun & (1 << i) != 0 {
                 continue;
             }
@@ -439,7 +463,7 @@ fn check(m: &M, last: bool, o: &mut Outcome) {
         if let Ev::Open { cpu, on: true } = m.ev {
             let counts = m.slot.is_some_and(|s| s.started) && m.armed;
             let kept = m.slot.is_some_and(|s| s.resume);
-            let ok = match (m.collector == Some(cpu), m.bound) {
+            let ok = match (m.collector == Some(cpu), m.bound && !m.gone) {
                 (true, true) => counts,
                 (true, false) => kept,
                 // The package has no collector: perf removes the event.
