@@ -161,9 +161,10 @@ pub enum Step {
         /// The collector.
         cpu: u32,
     },
-    /// Freeze every box of the package.
+    /// Freeze every box of the package (after [`Step::ParkGlobal`]).
     ParkBoxes,
-    /// Mark the package parked and clear its global control.
+    /// Mark the package parked and clear its global control: from here a
+    /// `pmu_enable` writes no box's run state.
     ParkGlobal,
     /// Bind the plugged function.
     Bind,
@@ -234,13 +235,16 @@ pub fn plan(t: Transition, v: View) -> Plan {
         Transition::Online { .. } => Plan::new(&[]),
         Transition::Offline { cpu, other } if v.collector == Some(cpu) => {
             match other.filter(|_| !v.unloading) {
-                // The last CPU (or the module unloads): the package stops.
+                // The last CPU (or the module unloads): the package stops,
+                // marked parked before its boxes freeze, so that a
+                // `pmu_enable` between the two cannot run a frozen box
+                // again.
                 None => Plan::new(&[
                     Unpublish,
                     RefreshCpumasks,
                     CancelTimers,
-                    ParkBoxes,
                     ParkGlobal,
+                    ParkBoxes,
                 ]),
                 // PMIs go to the new collector's core before its events
                 // arrive; a box present but still marked gone (its

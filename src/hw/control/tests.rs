@@ -542,8 +542,17 @@ fn plans() {
         unloading: false,
     };
     let off = |other| plan(Transition::Offline { cpu: 0, other }, v);
-    // The last CPU parks the package; unloading parks it too.
+    // The last CPU parks the package; unloading parks it too. The package
+    // is marked parked before its boxes freeze: a `pmu_enable` in between
+    // (which writes a box's run state unless the package is parked) would
+    // run a frozen box again.
     assert!(off(None).steps().contains(&Step::ParkGlobal));
+    let park = off(None);
+    let at = |s: Step| park.steps().iter().position(|&x| x == s);
+    assert!(
+        at(Step::ParkGlobal) < at(Step::ParkBoxes),
+        "parked before the boxes freeze"
+    );
     let unloading = View {
         unloading: true,
         ..v
