@@ -46,6 +46,10 @@ pub(crate) struct PciEntry {
     dev: RcuBox<Binding>,
     /// The MMIO window it holds (Skylake IMC, hardware only).
     mmio: RcuBox<Mmio>,
+    /// The simulation's broken function (`plug ... broken=1`): bound, but
+    /// its configuration-space writes fail.
+    #[cfg(feature = "sim")]
+    pub(crate) broken: AtomicBool,
 }
 
 impl PciEntry {
@@ -95,6 +99,8 @@ impl Registry {
                         present: AtomicBool::new(false),
                         dev: RcuBox::new(),
                         mmio: RcuBox::new(),
+                        #[cfg(feature = "sim")]
+                        broken: AtomicBool::new(false),
                     },
                     GFP_KERNEL,
                 )?;

@@ -703,6 +703,16 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         if !self.present(pkg) {
             return Err(self.refuse(format_args!("no device for this box on package {}", pkg)));
         }
+        // Its device is bound, but the box's initialisation failed (it is
+        // tried again at the next hand-over or plug): an event would not
+        // count.
+        if self.is_gone(pkg) {
+            let _ = self.refuse(format_args!(
+                "the box on package {} is not initialised (its device failed)",
+                pkg
+            ));
+            return Err(ENODEV);
+        }
         let enc = encode(self.ty, self.index, Self::attr(ev.config()))
             .map_err(|e| self.refuse(format_args!("{}", e)))?;
         if self.ty.special.helper_device()

@@ -239,6 +239,9 @@ impl Backend for Sim {
         if !e.is_present() {
             return Err(ENODEV);
         }
+        if e.broken.load(Ordering::Acquire) {
+            return Err(EIO);
+        }
         self.count(Access::CfgWrite);
         self.change(e.pkg, |m| m.cfg_write(e.pkg, e.role, off.offset(), v))
             .map_err(|_| EIO)

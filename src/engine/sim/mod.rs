@@ -31,8 +31,10 @@
 //! - `unplug` (write): `pmu=<name> [socket=<n>]` removes the PCI function
 //!   of a PCI or MMIO box, as a hot removal or unbind would (`EINVAL` for
 //!   an MSR box).
-//! - `plug` (write): `pmu=<name> [socket=<n>]` binds it again, as a probe
-//!   after load would.
+//! - `plug` (write): `pmu=<name> [socket=<n>] [broken=1]` binds it again,
+//!   as a probe after load would; `broken=1`: its configuration-space
+//!   writes fail (`EIO`) until it is plugged again, so the box's
+//!   initialisation fails.
 //! - `clock` (write): `1` starts the simulated uncore clock (every fixed
 //!   counter advances with real time at the part's nominal clock,
 //!   `clock.rs`), `0` stops it; off at load.
@@ -436,10 +438,15 @@ impl SimDebug {
     }
 
     fn plug_line(&self, line: &str) -> Result {
+        // `broken=1` last: the function binds, but its writes fail.
+        let (line, broken) = match line.strip_suffix("broken=1") {
+            Some(l) => (l, true),
+            None => (line, false),
+        };
         let (name, socket) = parse_target(line)?;
         let role = self.pci_role(name)?;
         self.core
-            .plug(socket, role, || pci::plug(&self.ctx, socket, role))
+            .plug(socket, role, || pci::plug(&self.ctx, socket, role, broken))
     }
 
     fn workload_line(&self, line: &str) -> Result {

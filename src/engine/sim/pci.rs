@@ -9,6 +9,7 @@ use crate::engine::pcibox::{decode, BusMap, PciLocation};
 use crate::engine::Ctx;
 use crate::hw::model::MAX_SOCKETS;
 use crate::hw::pci::{self, Role, UboxRegs};
+use core::sync::atomic::Ordering;
 use kernel::prelude::*;
 
 /// Enumerates the simulated platform's PCI functions through the same
@@ -78,8 +79,10 @@ pub(crate) fn enumerate(ctx: &Ctx<Sim>) -> Result {
 }
 
 /// Binds the simulated function `role` of package `pkg` again (the
-/// simulation's `plug`), as a probe after load would.
-pub(crate) fn plug(ctx: &Ctx<Sim>, pkg: usize, role: Role) -> Result {
+/// simulation's `plug`), as a probe after load would; `broken`: a function
+/// whose configuration-space writes fail (its box initialisation too)
+/// until it is plugged again.
+pub(crate) fn plug(ctx: &Ctx<Sim>, pkg: usize, role: Role, broken: bool) -> Result {
     let sim = &ctx.regs;
     // A newly bound device starts from its reset state: reset only when
     // the function is absent, in one step with the bind.
@@ -87,6 +90,9 @@ pub(crate) fn plug(ctx: &Ctx<Sim>, pkg: usize, role: Role) -> Result {
         if let Role::Box { ty, index } = role {
             sim.change(pkg, |m| m.reset_box(pkg, ty, index))
                 .map_err(|_| EINVAL)?;
+        }
+        if let Some(e) = ctx.registry.entry(pkg, role) {
+            e.broken.store(broken, Ordering::Release);
         }
         Ok(())
     })
