@@ -538,13 +538,18 @@ impl<T: Driver> Registration<T> {
             super::compat::pin_init_from_closure(move |slot: *mut Self| {
                 addr_of_mut!((*slot).ops).write(ops);
                 let drv = super::compat::opaque_raw(addr_of!((*slot).drv));
-                drv.write(bindings::pci_driver {
+                let mut d = bindings::pci_driver {
                     name: name.as_char_ptr(),
                     id_table: ids.as_ptr(),
                     probe: Some(Adapter::<T>::probe_callback),
                     remove: Some(Adapter::<T>::remove_callback),
                     ..Default::default()
-                });
+                };
+                // The devices present are probed before the registration
+                // returns, whatever `<module>.async_probe=` or
+                // `driver_async_probe=` say: the caller finds them bound.
+                d.driver.probe_type = bindings::probe_type_PROBE_FORCE_SYNCHRONOUS;
+                drv.write(d);
                 let r = bindings::__pci_register_driver(drv, module.as_ptr(), name.as_char_ptr());
                 if r != 0 {
                     core::ptr::drop_in_place(addr_of_mut!((*slot).ops));

@@ -122,6 +122,10 @@ impl<R: Backend> Driver for PciHandler<R> {
                     }
                 })
         };
+        // The driver data first: nothing can fail once the function is
+        // bound (a probe that failed after the bind would leave the entry
+        // present with no device, and every probe after it `EBUSY`).
+        let data = KBox::new((pkg, role), GFP_KERNEL)?;
         // Bound after load: start the box as the load does, in one control
         // transition with the bind.
         let core = self.core.lock().clone();
@@ -129,7 +133,7 @@ impl<R: Backend> Driver for PciHandler<R> {
             Some(core) => core.plug(pkg, role, bind)?,
             None => bind()?,
         }
-        Ok(KBox::new((pkg, role), GFP_KERNEL)?)
+        Ok(data)
     }
 
     fn remove(&self, _dev: &Device<Bound>, data: Self::Data) {
