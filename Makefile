@@ -36,7 +36,8 @@
 #                        (README.md)
 #   make selftest        the selftests on this machine (root, module loaded)
 #   make host-test       the host tests (cargo test)
-#   make bench           host benchmarks of the core
+#   make bench           benchmarks of the core (host) and the module's
+#                        footprint and costs (guests)
 #   make rfc             the patch series "rust: perf: add a PMU abstraction"
 #                        (rfc/) into build/rfc/, against Debian 13's
 #                        linux-source-7.3 (in the Debian 13 root, made first)
