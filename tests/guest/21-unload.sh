@@ -45,10 +45,11 @@ if [ "$n" -gt 1 ]; then
 	snbep) ev="uncore_cbox_0/event=0x0/" msr=d04 ;; # C-box 0's box control
 	esac
 	perf stat -a -e "$ev" -- sleep 6 >/dev/null 2>&1 &
-	# Its event open (at most 10 s), then counting: perf starts it as
-	# the command starts.
+	# Its event open (at most 10 s), then counting: perf enables it
+	# and then lets its command start (the command's own line in ps,
+	# "0:00 sleep 6", not perf's "... -- sleep 6").
 	wait_until 200 has_events $!
-	wait_until 200 sh -c "ps | grep -q '[s]leep 6'"
+	wait_until 200 sh -c "ps | grep -qE '[0-9] sleep 6\$'"
 	trace_start
 	for c in "$@"; do echo 0 >/sys/devices/system/cpu/cpu$c/online; done
 	trace_stop
