@@ -47,6 +47,7 @@
 #   make test-kernel     build (or reuse) a cached test kernel
 #                        (VARIANT=debug, nodebug, rt, distro, distro-rt,
 #                        stock, stock-rt or unstable; default debug)
+#   make help            this list
 #
 # KDIR is the tree the kernel was built in (CONFIG_RUST=y; a linux-headers
 # package lacks the Rust artifacts a module build needs); by default the
@@ -118,7 +119,7 @@ ru_cargo_env := $(if $(wildcard /usr/bin/cargo),RUSTC=$(or $(ru_rustc),rustc))
 # The kernel release of KDIR (empty when it is not a built tree).
 ru_release = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
-.PHONY: all modules install stock stock-install deb clean ru-kdir check stress selftest demo guest repeat bench test-kernel host-test \
+.PHONY: all modules install stock stock-install deb clean ru-kdir check stress selftest demo guest repeat bench test-kernel host-test help \
 	rfc rfc-check
 
 all modules: ru-kdir
@@ -214,6 +215,10 @@ ru-kdir:
 test-kernel:
 	scripts/install-deps.sh
 	scripts/build-kernel.sh --variant $(or $(VARIANT),debug)
+
+# The targets, from the comment above.
+help:
+	@sed -n '/^#   make  *[a-z]/,/^#$$/{/^#$$/q;s/^# \{0,1\}//;p}' $(firstword $(MAKEFILE_LIST))
 
 check:
 	scripts/check.sh

@@ -165,5 +165,15 @@ has "make install: Kbuild's modules_install" "$out" "^KBUILD-INSTALL .*M=$src"
 has "make install: depmod for KDIR's release" "$out" "depmod -b $tmp/root -a 6\.12\.99-fake$"
 t "make install: depmod wrote its index" "$(ls "$tmp/root/lib/modules/6.12.99-fake/modules.dep" 2>/dev/null | wc -l)" 1
 
+# make help: every target a user runs, in one screen.
+help=$(make -s -C "$repo" help 2>&1)
+t "make help exits 0" "$?" 0
+missing=""
+for target in $(sed -n 's/^\.PHONY: *//; T; s/\\$//; p; :a; n; s/^\t//; s/\\$//; p; /\\$/ba' "$repo/Makefile" | tr ' ' '\n' | grep -vxE 'all|ru-kdir|modules'); do
+	printf '%s\n' "$help" | grep -qE "^  make $target( |$)" || missing="$missing $target"
+done
+t "make help lists every target (missing:${missing:- none})" "$missing" ""
+t "make help fits one screen ($(printf '%s\n' "$help" | wc -l) lines)" "$([ "$(printf '%s\n' "$help" | wc -l)" -le 50 ] && echo yes)" yes
+
 echo "1..$tap_n"
 exit $failed
