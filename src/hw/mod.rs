@@ -48,4 +48,6 @@ pub mod special;
 pub mod terms;
 
 #[cfg(test)]
+mod doc_tests;
+#[cfg(test)]
 mod robust_tests;

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! The register addresses and PCI device IDs the documentation names,
+//! checked against the platform tables: an MSR address written in
+//! `Documentation/` must be one a platform's register model has (the model
+//! is built from the tables, so it has exactly the registers the driver may
+//! touch), and a PCI device ID heading a row of a device table must be one
+//! of a platform's PCI functions. A wrong address in the docs describes a
+//! write the driver does not make, or worse, one it must never make.
+//!
+//! What counts as an MSR address: a hex number of three or four digits,
+//! without a leading zero, in the uncore MSR ranges (0x390-0x3ff,
+//! 0x700-0x7ff, 0xc00-0xfff), unless it is a bit mask of the table of
+//! deliberate differences (after its rule word); a device ID: a four-digit
+//! hex number that begins a row of a device table (a device and function
+//! follow it). Other hex numbers (event codes, masks, field values,
+//! configuration offsets) are not addresses.
+
+use super::model::Model;
+use super::platforms::ALL;
+use std::fs;
+use std::path::Path;
+use std::string::String;
+use std::vec::Vec;
+
+/// A hex number of a document: its value, its digits, whether it has a
+/// leading zero, the words before and after it on its line (empty at the
+/// line's start or end) and its line number.
+struct Hex<'a> {
+    value: u32,
+    digits: usize,
+    leading_zero: bool,
+    before: &'a str,
+    after: &'a str,
+    line: usize,
+}
+
+/// Every hex number of `text`.
+fn hex_numbers(text: &str) -> Vec<Hex<'_>> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let b = line.as_bytes();
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let mut i = 0;
+        while i + 2 < b.len() {
+            let start = i == 0 || !word(b[i - 1]);
+            if start && b[i] == b'0' && (b[i + 1] == b'x' || b[i + 1] == b'X') {
+                let d = i + 2;
+                let mut e = d;
+                while e < b.len() && b[e].is_ascii_hexdigit() {
+                    e += 1;
+                }
+                if e > d && (e >= b.len() || !word(b[e])) {
+                    if let Ok(value) = u32::from_str_radix(&line[d..e], 16) {
+                        out.push(Hex {
+                            value,
+                            digits: e - d,
+                            leading_zero: b[d] == b'0',
+                            before: line[..i].split_whitespace().last().unwrap_or(""),
+                            after: line[e..].split_whitespace().next().unwrap_or(""),
+                            line: n + 1,
+                        });
+                    }
+                }
+                i = e;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The rules of the table of deliberate differences from the C driver's
+/// writes (platforms.rst): the number after one is a bit mask.
+const RULES: &[&str] = &["ignore", "off", "subset", "load", "value"];
+
+/// Whether `after` is a PCI device and function (`0e.1`) or `(any)`: the
+/// second column of a device table.
+fn dev_fn(after: &str) -> bool {
+    let b = after.as_bytes();
+    after == "(any)"
+        || (b.len() == 4
+            && b[2] == b'.'
+            && b[..2].iter().all(u8::is_ascii_hexdigit)
+            && b[3].is_ascii_digit())
+}
+
+fn in_msr_ranges(v: u32) -> bool {
+    matches!(v, 0x390..=0x3ff | 0x700..=0x7ff | 0xc00..=0xfff)
+}
+
+/// Whether some platform's model has MSR `msr` (a model has the registers
+/// of every box its platform's tables declare: Skylake's all eight
+/// C-boxes, whatever C-box count it reports).
+fn modelled(models: &[Model], msr: u32) -> bool {
+    models.iter().any(|m| m.rdmsr(0, msr).is_ok())
+}
+
+fn docs() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("Documentation");
+    let mut out = Vec::new();
+    for e in fs::read_dir(&dir).expect("Documentation/") {
+        let p = e.expect("a directory entry").path();
+        if p.extension().is_some_and(|x| x == "rst") {
+            let text = fs::read_to_string(&p).expect("a readable document");
+            out.push((p.file_name().unwrap().to_string_lossy().into_owned(), text));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn documented_msr_addresses_are_the_tables() {
+    let models: Vec<Model> = ALL.iter().map(|p| Model::new(p.id, 1)).collect();
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for (name, text) in docs() {
+        for h in hex_numbers(&text) {
+            let v = h.value;
+            if h.leading_zero
+                || !(3..=4).contains(&h.digits)
+                || !in_msr_ranges(v)
+                || RULES.contains(&h.before)
+            {
+                continue;
+            }
+            seen += 1;
+            if !modelled(&models, v) {
+                bad.push(std::format!("{name}:{}: {v:#x}", h.line));
+            }
+        }
+    }
+    assert!(seen > 100, "the docs' MSR addresses were found ({seen})");
+    assert!(bad.is_empty(), "MSR addresses no platform has: {bad:?}");
+}
+
+#[test]
+fn documented_pci_ids_are_the_tables() {
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for (name, text) in docs() {
+        for h in hex_numbers(&text) {
+            if h.digits != 4 || !h.before.is_empty() || !dev_fn(h.after) {
+                continue;
+            }
+            seen += 1;
+            let known = ALL.iter().any(|p| {
+                super::pci::functions(p.id)
+                    .iter()
+                    .any(|f| u32::from(f.device) == h.value)
+            });
+            if !known {
+                bad.push(std::format!("{name}:{}: {:#06x}", h.line, h.value));
+            }
+        }
+    }
+    assert!(seen > 30, "the docs' device tables were found ({seen})");
+    assert!(bad.is_empty(), "PCI device IDs no platform has: {bad:?}");
+}
