@@ -382,11 +382,20 @@ impl<R: Backend> Core<R> {
                 }
                 Step::RestartTimers { cpu } => {
                     // A box that counts has its poll timer on the new
-                    // collector, whatever perf's moves started (the timers
-                    // were cancelled before them).
+                    // collector, whatever perf's moves started. Cancelled
+                    // here first (process context: the cancel waits for a
+                    // running callback), then started there: a timer that
+                    // perf's moves restarted while its callback ran on the
+                    // old collector stays on that CPU (an hrtimer cannot
+                    // change CPUs while its callback runs), and when that
+                    // CPU is gone it would fire on another package and
+                    // stop, leaving the box unpolled.
                     let Some(cpu) = CpuId::from_u32(cpu) else {
                         continue;
                     };
+                    for p in self.pmus.iter() {
+                        p.ops().cancel_timer(pkg);
+                    }
                     let _ = cpu::run_on(cpu, &|_| {
                         for p in self.pmus.iter() {
                             p.ops().restart_timer(pkg);
