@@ -77,6 +77,11 @@ struct BoxInner {
     /// The box's PCI function is gone (unplugged, not yet back): nothing
     /// starts on it.
     gone: bool,
+    /// Its last initialisation failed while its function was bound (it is
+    /// tried again at the next hand-over or plug): new events are refused,
+    /// as they would not count. Not set by an unplug in progress: an event
+    /// opened then keeps its start for the plug.
+    init_failed: bool,
 }
 
 impl BoxInner {
@@ -124,6 +129,7 @@ impl<R: Backend> BoxState<R> {
             disabled: false,
             applied: None,
             gone: false,
+            init_failed: false,
         };
         let regs = CounterRegs::new(ty, index);
         let events = EventSlots::new(MAX_SLOTS)?;
@@ -447,6 +453,7 @@ impl<R: Backend> UncorePmu<R> {
         let Some(b) = self.boxes.get(pkg) else { return };
         with_locked(&b.inner, |inner, irq| {
             inner.gone = true;
+            inner.init_failed = false;
             for k in 0..MAX_SLOTS {
                 let was = inner.cfg[k].is_some_and(|c| control::keeps_start(c.started, c.resume));
                 b.stop_one(irq, At::Any(pkg), inner, k);
@@ -517,6 +524,7 @@ impl<R: Backend> UncorePmu<R> {
             let ops = program::box_init(self.ty, self.index);
             let r = self.ctx.exec(at, self.ty, self.index, &ops);
             inner.applied = program::run_key_after_init(self.ty);
+            inner.init_failed = r.is_err();
             if r.is_ok() {
                 inner.gone = false;
                 for k in 0..MAX_SLOTS {
@@ -528,6 +536,14 @@ impl<R: Backend> UncorePmu<R> {
             }
             r.map(|()| inner.any_started())
         })
+    }
+
+    /// Whether package `pkg`'s box's last initialisation failed while its
+    /// function was bound.
+    pub(crate) fn init_failed(&self, pkg: usize) -> bool {
+        self.boxes
+            .get(pkg)
+            .is_some_and(|b| b.inner.lock().init_failed)
     }
 
     /// Whether package `pkg`'s box is gone (unplugged and not yet
@@ -706,7 +722,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         // Its device is bound, but the box's initialisation failed (it is
         // tried again at the next hand-over or plug): an event would not
         // count.
-        if self.is_gone(pkg) {
+        if self.init_failed(pkg) {
             let _ = self.refuse(format_args!(
                 "the box on package {} is not initialised (its device failed)",
                 pkg
