@@ -269,6 +269,19 @@ impl<R: Backend> BoxState<R> {
         self.apply_run(at, inner);
     }
 
+    /// Stops every slot for its box going away or being initialised,
+    /// their last counts taken; each keeps its start for when the box is
+    /// back ([`control::keeps_start`]).
+    fn stop_all_keeping(&self, irq: &IrqsOff, at: At<'_>, inner: &mut BoxInner) {
+        for k in 0..MAX_SLOTS {
+            let was = inner.cfg[k].is_some_and(|c| control::keeps_start(c.started, c.resume));
+            self.stop_one(irq, at, inner, k);
+            if let Some(c) = inner.cfg[k].as_mut() {
+                c.resume = was;
+            }
+        }
+    }
+
     /// Stops slot `k`, adding its last counts to its event.
     fn stop_one(&self, irq: &IrqsOff, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
@@ -454,13 +467,7 @@ impl<R: Backend> UncorePmu<R> {
         with_locked(&b.inner, |inner, irq| {
             inner.gone = true;
             inner.init_failed = false;
-            for k in 0..MAX_SLOTS {
-                let was = inner.cfg[k].is_some_and(|c| control::keeps_start(c.started, c.resume));
-                b.stop_one(irq, At::Any(pkg), inner, k);
-                if let Some(c) = inner.cfg[k].as_mut() {
-                    c.resume = was;
-                }
-            }
+            b.stop_all_keeping(irq, At::Any(pkg), inner);
         });
     }
 
@@ -514,13 +521,7 @@ impl<R: Backend> UncorePmu<R> {
             return Ok(false);
         };
         with_locked(&b.inner, |inner, irq| {
-            for k in 0..MAX_SLOTS {
-                let was = inner.cfg[k].is_some_and(|c| control::keeps_start(c.started, c.resume));
-                b.stop_one(irq, at, inner, k);
-                if let Some(c) = inner.cfg[k].as_mut() {
-                    c.resume = was;
-                }
-            }
+            b.stop_all_keeping(irq, at, inner);
             let ops = program::box_init(self.ty, self.index);
             let r = self.ctx.exec(at, self.ty, self.index, &ops);
             inner.applied = program::run_key_after_init(self.ty);
