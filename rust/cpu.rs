@@ -67,6 +67,26 @@ pub fn in_nmi() -> bool {
     unsafe { bindings::ru_in_nmi() }
 }
 
+/// Whether the caller may sleep, as far as the kernel can tell (task
+/// context, interrupts on, no preemption-disabling lock held where the
+/// kernel keeps the preempt count, outside an RCU read-side section). The
+/// layer's sleeping functions refuse where it says no.
+pub fn may_sleep() -> bool {
+    // SAFETY: Reads this CPU's context state; no arguments.
+    unsafe { bindings::ru_may_sleep() }
+}
+
+/// Sleeps for `ms` milliseconds; `EINVAL`, without sleeping, where the
+/// caller may not sleep ([`may_sleep`]).
+pub fn sleep_ms(ms: u32) -> Result {
+    if !may_sleep() {
+        return Err(EINVAL);
+    }
+    // SAFETY: Checked above: the caller may sleep.
+    unsafe { bindings::msleep(ms) };
+    Ok(())
+}
+
 /// Spins for `ms` milliseconds (any context; it does not sleep).
 pub fn spin_ms(ms: u32) {
     // SAFETY: A busy wait; it touches no memory of the caller.
@@ -224,12 +244,13 @@ pub fn without_irqs<R: Send>(f: impl FnOnce(&IrqsOff) -> R + Send) -> R {
 }
 
 /// Runs `f` on `cpu` with interrupts disabled (through an IPI, or directly
-/// when `cpu` is this CPU) and waits until it has run. With interrupts off
-/// here (two CPUs waiting for each other's call would never return) or in
-/// NMI context: `EINVAL`, nothing run.
+/// when `cpu` is this CPU) and waits until it has run. Outside task
+/// context (an interrupt, a softirq, an NMI: the kernel warns) or with
+/// interrupts off here (two CPUs waiting for each other's call would never
+/// return): `EINVAL`, nothing run.
 pub fn run_on(cpu: CpuId, f: &(dyn Fn(&IrqsOff) + Sync)) -> Result {
-    // SAFETY: Reads this CPU's interrupt state; no arguments.
-    if in_nmi() || unsafe { bindings::ru_irqs_disabled() } {
+    // SAFETY: Reads this CPU's context and interrupt state; no arguments.
+    if in_nmi() || !unsafe { bindings::ru_in_task() } || unsafe { bindings::ru_irqs_disabled() } {
         return Err(EINVAL);
     }
     /// # Safety

@@ -129,6 +129,22 @@ void ru_rcu_read_lock(void) { rcu_read_lock(); }
 void ru_rcu_read_unlock(void) { rcu_read_unlock(); }
 bool ru_in_nmi(void) { return in_nmi(); }
 bool ru_irqs_disabled(void) { return irqs_disabled(); }
+bool ru_in_task(void) { return in_task(); }
+/*
+ * Whether the caller may sleep, as far as the kernel can tell: task context,
+ * interrupts on, no preemption-disabling lock held (seen only where the
+ * preempt count is kept) and outside an RCU read-side section.
+ */
+bool ru_may_sleep(void)
+{
+	if (!in_task() || irqs_disabled() || rcu_preempt_depth())
+		return false;
+#ifdef CONFIG_PREEMPT_COUNT
+	if (preempt_count())
+		return false;
+#endif
+	return true;
+}
 void ru_mdelay(unsigned int ms) { mdelay(ms); }
 unsigned long ru_local_irq_save(void) { unsigned long f; local_irq_save(f); return f; }
 void ru_local_irq_restore(unsigned long flags) { local_irq_restore(flags); }

@@ -53,6 +53,9 @@ pub(crate) enum StallPoint {
     /// A package's park, after its global control is cleared and before
     /// the global control's lock is released.
     Park,
+    /// A new event's `event_init`, after it chose the collector and before
+    /// perf installs the event there (process context, no lock held).
+    EventInit,
 }
 
 /// What the hardware and the simulation each do their own way.

@@ -53,6 +53,10 @@ pub(crate) struct Stats {
     pub(crate) pmis_handled: AtomicU64,
     /// NMIs seen and left to other handlers.
     pub(crate) nmi_not_ours: AtomicU64,
+    /// `add`s refused on a CPU that no longer holds its package's events
+    /// (an event opened on a collector that handed over before perf
+    /// installed it).
+    pub(crate) stranded_adds: AtomicU64,
 }
 
 /// State shared by every PMU of the driver.
@@ -67,6 +71,11 @@ pub(crate) struct Ctx<R: Backend> {
     /// Collecting CPU of each package, or -1 while none is published (no
     /// online CPU, or a hand-over in progress: new events are refused).
     collectors: KVec<AtomicI32>,
+    /// The CPU whose perf context holds each package's events (-1 for
+    /// none): the collector, and during a hand-over the new collector from
+    /// the moment the events start moving to it. `add` refuses any other
+    /// CPU.
+    homes: KVec<AtomicI32>,
     /// Packages whose uncore is stopped (no collector): nothing may enable
     /// their counting.
     parked: KVec<AtomicBool>,
@@ -99,6 +108,23 @@ impl<R: Backend> Ctx<R> {
     /// The collecting CPU of package `pkg`, if one is published.
     pub(crate) fn collector(&self, pkg: usize) -> Option<CpuId> {
         CpuId::from_i32(self.collectors.get(pkg)?.load(Ordering::Acquire))
+    }
+
+    /// Whether `cpu` holds package `pkg`'s events: an event added on
+    /// another CPU of the package was opened for a collector that handed
+    /// its events over before perf installed it there, and would count
+    /// nothing once that CPU is gone.
+    pub(crate) fn is_home(&self, pkg: usize, cpu: CpuId) -> bool {
+        self.homes
+            .get(pkg)
+            .is_some_and(|h| CpuId::from_i32(h.load(Ordering::Acquire)) == Some(cpu))
+    }
+
+    /// Makes `cpu` the CPU that holds package `pkg`'s events.
+    fn set_home(&self, pkg: usize, cpu: CpuId) {
+        if let Some(h) = self.homes.get(pkg) {
+            h.store(i32::try_from(cpu.as_u32()).unwrap_or(-1), Ordering::Release);
+        }
     }
 
     /// Whether package `pkg`'s uncore is stopped.
@@ -328,6 +354,7 @@ impl<R: Backend> Core<R> {
                     if let Some(p) = self.ctx.parked.get(pkg) {
                         p.store(false, Ordering::Release);
                     }
+                    self.ctx.set_home(pkg, cpu);
                     let pmis = self.ctx.pmis();
                     self.on_package(pkg, |on| {
                         let _ = self.ctx.write_global(on, |g| {
@@ -372,8 +399,12 @@ impl<R: Backend> Core<R> {
                     else {
                         continue;
                     };
-                    // Each event's `add` on the target restarts its box's
-                    // poll timer there.
+                    // From here an `add` on `from` is refused: perf may
+                    // still install there an event opened for it (perf's
+                    // own teardown of `from` runs after this one), which
+                    // this move does not carry. Each event's `add` on the
+                    // target restarts its box's poll timer there.
+                    self.ctx.set_home(pkg, to);
                     for p in self.pmus.iter() {
                         if let Err(e) = p.migrate(from, to) {
                             pr_warn!("{}: events not moved: {:?}\n", p.ops().name(), e);
@@ -567,6 +598,7 @@ impl<R: Backend> Driver<R> {
         let packages = cpu::max_packages().max(1);
         let (platform, regs) = R::open(packages)?;
         let collectors = per_package(packages, || Ok(AtomicI32::new(-1)))?;
+        let homes = per_package(packages, || Ok(AtomicI32::new(-1)))?;
         let parked = per_package(packages, || Ok(AtomicBool::new(true)))?;
         let globals = per_package(packages, || {
             KBox::pin_init(
@@ -582,6 +614,7 @@ impl<R: Backend> Driver<R> {
                 regs,
                 packages,
                 collectors,
+                homes,
                 parked,
                 unloading: AtomicBool::new(false),
                 globals,

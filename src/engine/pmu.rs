@@ -39,6 +39,7 @@ use crate::sys::perf::{
     NewEvent, PmuOps, PmuOptions, Reading, Scope, TaskContext,
 };
 use crate::sys::sync::{new_irq_lock, with_locked, IrqGuard, IrqLock};
+use core::sync::atomic::Ordering;
 use kernel::prelude::*;
 use kernel::str::CString;
 use kernel::sync::Arc;
@@ -747,6 +748,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
             )));
         }
         self.validate_group(ev, enc)?;
+        self.ctx.regs.stall(StallPoint::EventInit);
         ev.set_cpu(collector);
         // `read` works from any CPU of the package.
         ev.set_readable_in_package();
@@ -761,6 +763,13 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         flags: EventFlags,
     ) -> Result {
         let (b, at) = self.current_box(irq).ok_or(EINVAL)?;
+        if !self.ctx.is_home(b.pkg, irq.cpu()) {
+            // Opened for a collector that has since handed its events
+            // over: the event stays unscheduled (perf reports it "not
+            // counted") rather than counting on a CPU that is going.
+            self.ctx.stats.stranded_adds.fetch_add(1, Ordering::Relaxed);
+            return Err(EBUSY);
+        }
         let enc = encode(self.ty, self.index, Self::attr(ev.config())).map_err(|_| EINVAL)?;
         let mut inner = b.inner.lock();
         let free = (0..MAX_SLOTS)

@@ -17,8 +17,10 @@
  *       opens one event (default CPU 0, pid -1), optionally after
  *       dropping to UID (and its GID), enables and reads it, prints "ok"
  *       or the errno name (e.g. EACCES); with -H holds it open for SECONDS
- *       (-1: until killed), printing "holding" once open and "count N"
- *       (its count) when the time is up. Exit 0 when it opened.
+ *       (-1: until killed), printing "holding" once open, then "count N"
+ *       and "running NS" (its count, and the time it ran on a counter:
+ *       0 for an event perf never scheduled) when the time is up. Exit 0
+ *       when it opened.
  *
  * What is fuzzed: config/config1/config2 (and config3 in the attr tail),
  * sometimes with values built from the PMU's format/ and events/ files,
@@ -882,7 +884,7 @@ static int open_one(const char *spec, int cpu, int pid, long uid, int hold)
 	char name[64], *end;
 	const char *colon = strchr(spec, ':');
 	unsigned int type;
-	uint64_t v;
+	uint64_t v[3];	/* value, time enabled, time running */
 	char path[256], buf[64];
 	int fd;
 
@@ -925,6 +927,7 @@ static int open_one(const char *spec, int cpu, int pid, long uid, int hold)
 		if (*end == ':')
 			a.config2 = strtoull(end + 1, &end, 0);
 	}
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	if (drop_to(uid))
 		return 2;
 	fd = (int)syscall(__NR_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -932,7 +935,7 @@ static int open_one(const char *spec, int cpu, int pid, long uid, int hold)
 		printf("%s\n", ename(errno));
 		return 1;
 	}
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || read(fd, &v, sizeof(v)) != sizeof(v)) {
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || read(fd, v, sizeof(v)) != sizeof(v)) {
 		printf("read/ioctl failed: %s\n", ename(errno));
 		return 1;
 	}
@@ -943,11 +946,12 @@ static int open_one(const char *spec, int cpu, int pid, long uid, int hold)
 			for (;;)
 				pause();
 		sleep((unsigned int)hold);
-		if (read(fd, &v, sizeof(v)) != sizeof(v)) {
+		if (read(fd, v, sizeof(v)) != sizeof(v)) {
 			printf("read failed: %s\n", ename(errno));
 			return 1;
 		}
-		printf("count %llu\n", (unsigned long long)v);
+		printf("count %llu\nrunning %llu\n", (unsigned long long)v[0],
+		       (unsigned long long)v[2]);
 	}
 	printf("ok\n");
 	return 0;

@@ -49,21 +49,25 @@
 //!   (`run_on`, a timer's start and cancel from the NMI; `run_on` and a
 //!   timer's cancel with interrupts off).
 //! - `stall` (write): `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
-//!   `nmi <ms>` or `park <ms>` arms a one-shot pause for race tests: the next pass through
-//!   that point spins for `ms` milliseconds (at most 5000, `ERANGE` past
-//!   it) with whatever locks it holds, so that a test can run another
-//!   operation inside the window the point leaves; `release` ends a pause
-//!   in progress (the test's operation is done). `cpumask`: in a
-//!   `cpumask` recomputation, between finding a collector whose box is gone
-//!   and clearing its bit. `unplug`: between retiring a box and unbinding
-//!   its function. `handover`: in a collector's hand-over, before the new
-//!   collector is published. `nmi`: in the module's NMI handler, on
-//!   whichever CPU takes an NMI first, before the handler decides and
-//!   claims the NMIs sent to that CPU. `park`: in a package's park (its
-//!   last CPU goes offline), after the global control is cleared, with
-//!   interrupts off and the global control's lock held; `park <ms> pmi`
-//!   begins that pause with a late PMI (as `nmi <cpu> pmi`) whose NMI goes
-//!   to the parking CPU itself, and ends it once an NMI took the PMI.
+//!   `nmi <ms>`, `park <ms>` or `event_init <ms>` arms a one-shot pause
+//!   for race tests: the next pass through that point spins for `ms`
+//!   milliseconds (at most 5000, `ERANGE` past it; `event_init` sleeps, up
+//!   to 30000) with whatever locks it holds, so that a test can run another operation inside the window the
+//!   point leaves; `release` ends the pauses in progress (the test's
+//!   operation is done), `release <point>` that point's only (two pauses
+//!   can be in progress at once, on two CPUs). `cpumask`: in a `cpumask`
+//!   recomputation, between finding a collector whose box is gone and
+//!   clearing its bit. `unplug`: between retiring a box and unbinding its
+//!   function. `handover`: in a collector's hand-over, after its events
+//!   moved and before the new collector is published. `nmi`: in the
+//!   module's NMI handler, on whichever CPU takes an NMI first, before the
+//!   handler decides and claims the NMIs sent to that CPU. `park`: in a
+//!   package's park (its last CPU goes offline), after the global control
+//!   is cleared, with interrupts off and the global control's lock held;
+//!   `park <ms> pmi` begins that pause with a late PMI (as `nmi <cpu>
+//!   pmi`) whose NMI goes to the parking CPU itself, and ends it once an
+//!   NMI took the PMI. `event_init`: in a new event's `event_init`, after
+//!   it chose the collector and before perf installs the event there.
 //!   `stats` counts the pauses begun (`stalls_taken`) and those that ran
 //!   their whole time (`stalls_expired`).
 //! - `nmi` (write): `<cpu> [pmi]` sends CPU `cpu` an NMI with no other
@@ -112,6 +116,11 @@ const NMI: u32 = 9;
 /// spin with interrupts off.
 const STALL_MAX_MS: u32 = 5000;
 
+/// The longest pause at a point that sleeps (`event_init`: process
+/// context, no lock held), which no lockup detector watches: long enough
+/// for a CPU's offline to reach the hand-over on a slow guest.
+const STALL_SLEEP_MAX_MS: u32 = 30000;
+
 /// The files of the directory, with their numbers.
 static FILES: [(&CStr, u32); 10] = [
     (c_str!("stall"), STALL),
@@ -129,9 +138,9 @@ static FILES: [(&CStr, u32); 10] = [
 /// The one-shot pauses armed through `stall`.
 #[derive(Default)]
 pub(crate) struct Stalls {
-    /// Milliseconds armed at each [`StallPoint`] (the last is `Park`), 0
-    /// for none.
-    armed: [AtomicU32; StallPoint::Park as usize + 1],
+    /// Milliseconds armed at each [`StallPoint`] (the last is
+    /// `EventInit`), 0 for none.
+    armed: [AtomicU32; StallPoint::EventInit as usize + 1],
     /// The armed park pause begins with a late PMI (`park <ms> pmi`).
     park_pmi: AtomicBool,
     /// Pauses begun.
@@ -139,8 +148,9 @@ pub(crate) struct Stalls {
     /// Pauses that ran their whole time: no `release` came, and a late PMI
     /// they sent was not taken.
     expired: AtomicU64,
-    /// A `release` came: the pause in progress ends.
-    released: AtomicBool,
+    /// A `release` came for the points whose bits are set: their pauses in
+    /// progress end.
+    released: AtomicU32,
 }
 
 impl Stalls {
@@ -162,23 +172,29 @@ impl Stalls {
             return;
         }
         let pmi = matches!(point, StallPoint::Park) && self.park_pmi.swap(false, Ordering::AcqRel);
-        self.released.store(false, Ordering::Release);
+        let bit = 1u32 << (point as u32);
+        self.released.fetch_and(!bit, Ordering::AcqRel);
         self.taken.fetch_add(1, Ordering::Release);
         let raised = if pmi { late_pmi() } else { None };
         for _ in 0..ms {
-            if self.released.load(Ordering::Acquire)
+            if self.released.load(Ordering::Acquire) & bit != 0
                 || raised.is_some_and(|r| !r.load(Ordering::Acquire))
             {
                 return;
             }
-            crate::sys::cpu::spin_ms(1);
+            // `event_init` sleeps (its context may); the others spin, as
+            // some hold spinning locks.
+            if !matches!(point, StallPoint::EventInit) || crate::sys::cpu::sleep_ms(1).is_err() {
+                crate::sys::cpu::spin_ms(1);
+            }
         }
         self.expired.fetch_add(1, Ordering::Release);
     }
 
-    /// Ends the pause in progress, if any.
-    fn release(&self) {
-        self.released.store(true, Ordering::Release);
+    /// Ends the pause in progress at `point`, or at every point.
+    fn release(&self, point: Option<StallPoint>) {
+        let bits = point.map_or(u32::MAX, |p| 1u32 << (p as u32));
+        self.released.fetch_or(bits, Ordering::AcqRel);
     }
 
     /// Arms `point` for `ms` milliseconds, with a late PMI if `pmi`.
@@ -192,8 +208,20 @@ impl Stalls {
     }
 }
 
-/// Parses a `stall` line: `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
-/// `nmi <ms>`, `park <ms>` or `park <ms> pmi` (`release` is not a point:
+/// A stall point by its name in the `stall` file.
+fn stall_point(name: &str) -> Result<StallPoint> {
+    Ok(match name {
+        "cpumask" => StallPoint::Cpumask,
+        "unplug" => StallPoint::Unplug,
+        "handover" => StallPoint::Handover,
+        "nmi" => StallPoint::Nmi,
+        "park" => StallPoint::Park,
+        "event_init" => StallPoint::EventInit,
+        _ => return Err(EINVAL),
+    })
+}
+
+/// Parses a `stall` line: `<point> <ms>` or `park <ms> pmi` (`release` is
 /// the caller's). Returns the point, the pause and whether it sends a late
 /// PMI.
 fn parse_stall(line: &str) -> Result<(StallPoint, u32, bool)> {
@@ -201,22 +229,19 @@ fn parse_stall(line: &str) -> Result<(StallPoint, u32, bool)> {
     let (Some(what), Some(ms), more) = (words.next(), words.next(), words.next()) else {
         return Err(EINVAL);
     };
-    let point = match what {
-        "cpumask" => StallPoint::Cpumask,
-        "unplug" => StallPoint::Unplug,
-        "handover" => StallPoint::Handover,
-        "nmi" => StallPoint::Nmi,
-        "park" => StallPoint::Park,
-        _ => return Err(EINVAL),
-    };
+    let point = stall_point(what)?;
     let pmi = match (more, words.next()) {
         (None, _) => false,
         (Some("pmi"), None) if matches!(point, StallPoint::Park) => true,
         _ => return Err(EINVAL),
     };
     let ms = num(ms)?;
+    let max = match point {
+        StallPoint::EventInit => STALL_SLEEP_MAX_MS,
+        _ => STALL_MAX_MS,
+    };
     match u32::try_from(ms) {
-        Ok(ms) if ms <= STALL_MAX_MS => Ok((point, ms, pmi)),
+        Ok(ms) if ms <= max => Ok((point, ms, pmi)),
         _ => Err(ERANGE),
     }
 }
@@ -598,7 +623,8 @@ impl DebugfsOps for SimDebug {
                      selftest_rounds {}\nselftest_nmi_reads {}\nselftest_exact {}\n\
                      selftest_stale {}\nselftest_then_exact {}\n\
                      selftest_refused {}\nselftest_accepted {}\n\
-                     unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}\nstalls_expired {}",
+                     unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}\nstalls_expired {}\n\
+                     stranded_adds {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
@@ -613,7 +639,8 @@ impl DebugfsOps for SimDebug {
                     unpolled,
                     t.noise_nmis.load(Relaxed),
                     self.sim().stalls.taken.load(Relaxed),
-                    self.sim().stalls.expired.load(Relaxed)
+                    self.sim().stalls.expired.load(Relaxed),
+                    s.stranded_adds.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
                 for (name, n) in ACCESS_NAMES.iter().zip(self.sim().accesses()) {
@@ -642,8 +669,14 @@ impl DebugfsOps for SimDebug {
             }
             WORKLOAD => self.workload_line(input.trim()),
             STALL => {
-                if input.trim() == "release" {
-                    self.sim().stalls.release();
+                let mut words = input.split_whitespace();
+                if words.next() == Some("release") {
+                    let point = match (words.next(), words.next()) {
+                        (None, _) => None,
+                        (Some(p), None) => Some(stall_point(p)?),
+                        _ => return Err(EINVAL),
+                    };
+                    self.sim().stalls.release(point);
                     return Ok(());
                 }
                 let (point, ms, pmi) = parse_stall(input.trim())?;
