@@ -292,6 +292,18 @@ impl<R: Backend> Core<R> {
         }
     }
 
+    /// The PMU of the box whose packet match/mask device function `role`
+    /// is (a QPI port's filter device).
+    fn pmu_of_helper(&self, role: Option<Role>) -> Option<&UncorePmu<R>> {
+        let Some(Role::QpiFilter { port }) = role else {
+            return None;
+        };
+        self.pmus
+            .iter()
+            .map(|p| p.ops())
+            .find(|o| o.box_type().special.helper_device() && o.index() == usize::from(port))
+    }
+
     /// The package's state a plan is made from.
     fn view(&self, pkg: usize) -> control::View {
         control::View {
@@ -446,32 +458,42 @@ impl<R: Backend> Core<R> {
                         b()?;
                     }
                 }
-                Step::InitPlugged => match self.pmu_of_role(role) {
-                    Some(o) => {
-                        let collector = self.ctx.collector(pkg);
-                        if !control::plug_inits(collector.map(CpuId::as_u32)) {
-                            continue;
-                        }
-                        let Some(cpu) = collector else { continue };
+                Step::InitPlugged => {
+                    // Where no collector is published, the package's start
+                    // initialises what is bound ([`control::plug_inits`]).
+                    let collector = self.ctx.collector(pkg);
+                    let inits = control::plug_inits(collector.map(CpuId::as_u32));
+                    let target = collector.filter(|_| inits);
+                    if let Some(o) = self.pmu_of_role(role) {
+                        let Some(cpu) = target else { continue };
                         // Under the box's lock: the events started on it
                         // count again, with their poll timer on the
                         // collector.
                         if let Ok(true) = Self::init_box(o, At::Any(pkg)) {
                             let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
                         }
+                    } else if let Some(o) = self.pmu_of_helper(role) {
+                        // A QPI port's match/mask device: the port's events
+                        // that use it count again, their filter written.
+                        let Some(cpu) = target else { continue };
+                        if o.init_helper(pkg) {
+                            let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
+                        }
+                    } else if matches!(role, Some(Role::Box { .. })) {
+                        // A box without a PMU (its functions were all
+                        // absent at load).
+                        pr_info!(
+                            "{:?} of package {} appeared after load; reload the module to use it\n",
+                            role,
+                            pkg
+                        );
                     }
-                    // A box without a PMU (its functions were all absent at
-                    // load); other functions (QPI match/mask) need nothing.
-                    None if matches!(role, Some(Role::Box { .. })) => pr_info!(
-                        "{:?} of package {} appeared after load; reload the module to use it\n",
-                        role,
-                        pkg
-                    ),
-                    None => {}
-                },
+                }
                 Step::Retire => {
                     if let Some(o) = self.pmu_of_role(role) {
                         o.retire(pkg);
+                    } else if let Some(o) = self.pmu_of_helper(role) {
+                        o.retire_helper(pkg);
                     }
                     self.ctx.regs.stall(StallPoint::Unplug);
                 }

@@ -83,6 +83,9 @@ struct BoxInner {
     /// as they would not count. Not set by an unplug in progress: an event
     /// opened then keeps its start for the plug.
     init_failed: bool,
+    /// The box's packet match/mask device (a QPI port's) is gone: the
+    /// events that use it keep their start until it is back.
+    helper_gone: bool,
 }
 
 impl BoxInner {
@@ -131,6 +134,7 @@ impl<R: Backend> BoxState<R> {
             applied: None,
             gone: false,
             init_failed: false,
+            helper_gone: false,
         };
         let regs = CounterRegs::new(ty, index);
         let events = EventSlots::new(MAX_SLOTS)?;
@@ -228,14 +232,19 @@ impl<R: Backend> BoxState<R> {
         }
     }
 
+    /// Whether event `c` needs the box's packet match/mask device.
+    fn needs_helper(&self, c: &Cfg) -> bool {
+        c.held.is_some() && self.ty.special.helper_device()
+    }
+
     /// Programs and starts slot `k`.
     fn start_one(&self, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
         if c.started {
             return;
         }
-        if inner.gone {
-            // Counts once the device is back (`init`).
+        if inner.gone || (inner.helper_gone && self.needs_helper(&c)) {
+            // Counts once the device is back (`init_box`, `init_helper`).
             c.resume = true;
             inner.cfg[k] = Some(c);
             return;
@@ -472,6 +481,58 @@ impl<R: Backend> UncorePmu<R> {
         });
     }
 
+    /// Takes the last counts of package `pkg`'s events that use the box's
+    /// packet match/mask device and stops them, before that device goes
+    /// away; they keep their start for when it is back
+    /// ([`Self::init_helper`]). The box's other events count on.
+    pub(crate) fn retire_helper(&self, pkg: usize) {
+        let Some(b) = self.boxes.get(pkg) else { return };
+        with_locked(&b.inner, |inner, irq| {
+            inner.helper_gone = true;
+            for k in 0..MAX_SLOTS {
+                let Some(c) = inner.cfg[k] else { continue };
+                if !b.needs_helper(&c) {
+                    continue;
+                }
+                let was = control::keeps_start(c.started, c.resume);
+                b.stop_one(irq, At::Any(pkg), inner, k);
+                if let Some(c) = inner.cfg[k].as_mut() {
+                    c.resume = was;
+                }
+            }
+        });
+    }
+
+    /// Starts again package `pkg`'s events that use the box's packet
+    /// match/mask device, now back (their filter written afresh). Returns
+    /// whether some event counts on the box afterwards.
+    pub(crate) fn init_helper(&self, pkg: usize) -> bool {
+        let Some(b) = self.boxes.get(pkg) else {
+            return false;
+        };
+        with_locked(&b.inner, |inner, _| {
+            inner.helper_gone = false;
+            for k in 0..MAX_SLOTS {
+                if inner.cfg[k].is_some_and(|c| c.resume && b.needs_helper(&c)) {
+                    b.start_one(At::Any(pkg), inner, k);
+                }
+            }
+            inner.any_started()
+        })
+    }
+
+    /// Whether this box's packet match/mask device is missing on package
+    /// `pkg` (only a box with such a device can miss it).
+    fn helper_missing(&self, pkg: usize) -> bool {
+        self.ty.special.helper_device()
+            && !self.ctx.registry.present(
+                pkg,
+                Role::QpiFilter {
+                    port: self.index as u8,
+                },
+            )
+    }
+
     /// Accounts the overflowed counters of package `on`'s box (from a PMI).
     pub(crate) fn pmi_update(&self, on: OnPackage<'_>, counters: u32, fixed: bool) {
         if let Some(b) = self.boxes.get(on.package()) {
@@ -521,7 +582,10 @@ impl<R: Backend> UncorePmu<R> {
             self.ctx.exec(at, self.ty, self.index, &ops)?;
             return Ok(false);
         };
+        // (Under the control lock: the registry does not change meanwhile.)
+        let helper_gone = self.helper_missing(pkg);
         with_locked(&b.inner, |inner, irq| {
+            inner.helper_gone = helper_gone;
             b.stop_all_keeping(irq, at, inner);
             let ops = program::box_init(self.ty, self.index);
             let r = self.ctx.exec(at, self.ty, self.index, &ops);
@@ -733,15 +797,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         }
         let enc = encode(self.ty, self.index, Self::attr(ev.config()))
             .map_err(|e| self.refuse(format_args!("{}", e)))?;
-        if self.ty.special.helper_device()
-            && !enc.shared.is_none()
-            && !self.ctx.registry.present(
-                pkg,
-                Role::QpiFilter {
-                    port: self.index as u8,
-                },
-            )
-        {
+        if !enc.shared.is_none() && self.helper_missing(pkg) {
             return Err(self.refuse(format_args!(
                 "QPI port {} has no packet match/mask device",
                 self.index

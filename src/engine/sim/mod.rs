@@ -444,6 +444,19 @@ impl SimDebug {
 
     /// The PCI role of PMU `name` (an MSR PMU has none: `EINVAL`).
     fn pci_role(&self, name: &str) -> Result<crate::hw::pci::Role> {
+        // A QPI port's packet match/mask device, as `regs` names it.
+        if let Some(port) = name.strip_prefix("qpi_filter_") {
+            let port = port.parse::<u8>().map_err(|_| EINVAL)?;
+            let role = crate::hw::pci::Role::QpiFilter { port };
+            if !crate::hw::pci::functions(self.ctx.platform.id)
+                .iter()
+                .any(|f| f.role == role)
+            {
+                crate::sys::pr_dbg!("sim: the platform has no {}\n", name);
+                return Err(EINVAL);
+            }
+            return Ok(role);
+        }
         let p = self.pmu(name)?;
         let t = p.ops().box_type();
         if !super::is_pci(t) {

@@ -87,9 +87,14 @@ pub(crate) fn plug(ctx: &Ctx<Sim>, pkg: usize, role: Role, broken: bool) -> Resu
     // A newly bound device starts from its reset state: reset only when
     // the function is absent, in one step with the bind.
     ctx.registry.bind_with(pkg, role, None, None, || {
-        if let Role::Box { ty, index } = role {
-            sim.change(pkg, |m| m.reset_box(pkg, ty, index))
-                .map_err(|_| EINVAL)?;
+        match role {
+            Role::Box { ty, index } => sim
+                .change(pkg, |m| m.reset_box(pkg, ty, index))
+                .map_err(|_| EINVAL)?,
+            Role::QpiFilter { port } => sim
+                .change(pkg, |m| m.reset_filter(pkg, port))
+                .map_err(|_| EINVAL)?,
+            Role::Ubox => {}
         }
         if let Some(e) = ctx.registry.entry(pkg, role) {
             e.broken.store(broken, Ordering::Release);

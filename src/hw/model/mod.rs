@@ -481,6 +481,23 @@ impl Model {
         Ok(())
     }
 
+    /// Puts the registers of QPI port `port`'s match/mask device on socket
+    /// `s` in their reset state, as a newly bound device has them.
+    pub fn reset_filter(&mut self, s: usize, port: u8) -> Result<(), ModelError> {
+        let sock = self.socket_mut(s)?;
+        let b = sock.boxes[..sock.n_boxes]
+            .iter_mut()
+            .find(|b| b.family == Family::QpiFilter && b.index == port)
+            .ok_or(ModelError::NoBox)?;
+        *b = ModelBox {
+            family: Family::QpiFilter,
+            ty: b.ty,
+            index: port,
+            ..ModelBox::default()
+        };
+        Ok(())
+    }
+
     /// Takes the cores with a pending PMI on socket `s` (bit per core).
     pub fn take_pmi(&mut self, s: usize) -> u64 {
         match self.socket_mut(s) {
