@@ -81,3 +81,25 @@ macro_rules! zeroed_default {
 zeroed_default!(device_attribute_store, device_attribute, dev_ext_attribute);
 #[cfg(not(ru_attribute_group_alternative))]
 zeroed_default!(attribute_group_attrs, attribute_group);
+
+// The layouts above, in the sums rust/helpers.c asserts of the tree's C
+// structs: a mismatch fails one build or the other.
+#[cfg(not(ru_device_attribute_alternative))]
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    let p = size_of::<*const ffi::c_void>();
+    let a = size_of::<attribute>();
+    assert!(offset_of!(device_attribute, __bindgen_anon_1) == a);
+    assert!(offset_of!(device_attribute, __bindgen_anon_2) == a + p);
+    assert!(size_of::<device_attribute>() == a + 2 * p);
+    assert!(offset_of!(dev_ext_attribute, var) == size_of::<device_attribute>());
+    assert!(size_of::<dev_ext_attribute>() == size_of::<device_attribute>() + p);
+};
+#[cfg(not(ru_attribute_group_alternative))]
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    let p = size_of::<*const ffi::c_void>();
+    assert!(offset_of!(attribute_group, __bindgen_anon_2) == 3 * p);
+    assert!(offset_of!(attribute_group, bin_attrs) == 4 * p);
+    assert!(size_of::<attribute_group>() == 5 * p);
+};

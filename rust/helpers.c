@@ -9,6 +9,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/device.h>
 #include <linux/hrtimer.h>
 #include <linux/io.h>
 #include <linux/irq_work.h>
@@ -21,6 +22,23 @@
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
+
+/*
+ * The layouts rust/bindings_sysfs.rs declares by hand for a tree whose sysfs
+ * structs have no __SYSFS_FUNCTION_ALTERNATIVE unions (6.12), against the
+ * tree's own (the Rust side asserts the same sums of its declarations). Where
+ * the unions exist the fields sit at the same places.
+ */
+static_assert(offsetof(struct device_attribute, show) == sizeof(struct attribute));
+static_assert(offsetof(struct device_attribute, store) == sizeof(struct attribute) + sizeof(void *));
+static_assert(sizeof(struct device_attribute) == sizeof(struct attribute) + 2 * sizeof(void *));
+static_assert(offsetof(struct dev_ext_attribute, var) == sizeof(struct device_attribute));
+static_assert(sizeof(struct dev_ext_attribute) == sizeof(struct device_attribute) + sizeof(void *));
+#ifndef __SYSFS_FUNCTION_ALTERNATIVE
+static_assert(offsetof(struct attribute_group, attrs) == 3 * sizeof(void *));
+static_assert(offsetof(struct attribute_group, bin_attrs) == 4 * sizeof(void *));
+static_assert(sizeof(struct attribute_group) == 5 * sizeof(void *));
+#endif
 
 /* CPUs and topology; `cpu` is below nr_cpu_ids (checked by the caller). */
 bool ru_boot_cpu_has(unsigned int feature) { return boot_cpu_has(feature); }

@@ -6,7 +6,7 @@
 
 use super::bindings;
 use super::cpu::{without_irqs, CpuId};
-use super::perf::Config;
+use super::perf::{Config, PmuOps, Registration};
 use core::ptr::NonNull;
 use core::sync::atomic::{AtomicI64, Ordering};
 use kernel::error::from_err_ptr;
@@ -27,11 +27,18 @@ unsafe impl Send for KernelCounter {}
 unsafe impl Sync for KernelCounter {}
 
 impl KernelCounter {
-    /// Opens an enabled counter of PMU type `pmu_type` with `config` on
-    /// `cpu` (the PMU's `event_init` may move it to another CPU).
-    pub fn new(pmu_type: u32, config: Config, cpu: CpuId) -> Result<Self> {
+    /// Opens an enabled counter of the PMU `pmu` (one this module
+    /// registered: a kernel counter skips the checks perf makes of a
+    /// user's event, so no other PMU, whose `config` words may name kernel
+    /// addresses, can be reached) with `config` on `cpu` (the PMU's
+    /// `event_init` may move it to another CPU). It sleeps: where the
+    /// caller may not, `EINVAL`.
+    pub fn new<T: PmuOps>(pmu: &Registration<T>, config: Config, cpu: CpuId) -> Result<Self> {
+        if !super::cpu::may_sleep() {
+            return Err(EINVAL);
+        }
         let mut attr = bindings::perf_event_attr {
-            type_: pmu_type,
+            type_: pmu.pmu_type(),
             size: core::mem::size_of::<bindings::perf_event_attr>() as u32,
             config: config.config,
             ..Default::default()
@@ -64,10 +71,12 @@ impl KernelCounter {
             // SAFETY: The event is live (type invariant). With interrupts off it cannot be
             // scheduled in or out on this CPU; `oncpu` tells whether it is active here, and then
             // `read` is the PMU's callback for an active event on this CPU, which is what
-            // `perf_event_read_local` calls. `count` is a `local64_t`, one naturally aligned
-            // `long`.
+            // `perf_event_read_local` calls. `oncpu` is written by perf under the context's
+            // lock on other CPUs too: read once, as `READ_ONCE` does. `count` is a
+            // `local64_t`, one naturally aligned `long`.
             unsafe {
-                if (*ev).oncpu == irq.cpu().as_u32() as c_int {
+                let oncpu = core::ptr::read_volatile(&raw const (*ev).oncpu);
+                if oncpu == irq.cpu().as_u32() as c_int {
                     if let Some(read) = (*(*ev).pmu).read {
                         read(ev);
                     }

@@ -147,8 +147,13 @@ impl Device<Bound> {
     }
 
     /// Maps the MMIO window that the device's base address register `w`
-    /// places; `None` when the register leaves it disabled.
+    /// places; `None` when the register leaves it disabled. It sleeps
+    /// (`ioremap`): where the caller may not (a [`Binding::device`] under
+    /// its read-side section among them) `EINVAL`, nothing mapped.
     pub fn map_window<W: BarWindow>(&self, w: &W) -> Result<Option<Mmio>> {
+        if !super::cpu::may_sleep() {
+            return Err(EINVAL);
+        }
         let lo = self.read_config_u32(w.offset())?;
         let hi = self.read_config_u32(w.offset().checked_add(4).ok_or(EINVAL)?)?;
         w.base(lo, hi)

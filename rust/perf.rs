@@ -551,8 +551,13 @@ impl<T: PmuOps> Registration<T> {
     /// true); `EINVAL` for one CPU twice (perf would take its context's
     /// mutex twice: a deadlock), CPUs of two packages or an offline `to`
     /// (perf would leave the events installed nowhere). Meant for a hotplug
-    /// callback of `from`, where `to` cannot go offline meanwhile.
+    /// callback of `from`, where `to` cannot go offline meanwhile. It
+    /// sleeps (perf's context mutexes, a grace period): where the caller
+    /// may not, `EINVAL`, nothing moved.
     pub fn migrate(&self, from: CpuId, to: CpuId) -> Result {
+        if !super::cpu::may_sleep() {
+            return Err(EINVAL);
+        }
         if from == to || from.package() != to.package() || !to.is_online() {
             return Err(EINVAL);
         }
@@ -566,7 +571,9 @@ impl<T: PmuOps> Registration<T> {
         let live = &self.pmu.ops().live;
         let mut said = false;
         loop {
-            let n = live.load(Ordering::Acquire);
+            // Sequentially consistent with `event_init`'s count and check (a store and a
+            // load on each side): either this sees the event, or the event sees `closing`.
+            let n = live.load(Ordering::SeqCst);
             if n == 0 {
                 return;
             }

@@ -46,11 +46,12 @@ impl Drop for Guard<'_> {
 }
 
 /// Waits until every RCU read-side critical section that may have seen an
-/// old value has ended. It sleeps: with interrupts off or in NMI context
-/// (a [`Guard`] of this module among them) `EINVAL`, nothing waited for.
+/// old value has ended. It sleeps: where the caller may not sleep
+/// ([`super::cpu::may_sleep`]: interrupts off, a [`Guard`] of this module
+/// among them, NMI, interrupt or softirq context, a spinning lock held)
+/// `EINVAL`, nothing waited for.
 pub fn synchronize() -> Result {
-    // SAFETY: Reads this CPU's interrupt state; no arguments.
-    if in_nmi() || unsafe { bindings::ru_irqs_disabled() } {
+    if in_nmi() || !super::cpu::may_sleep() {
         return Err(EINVAL);
     }
     // SAFETY: No arguments; interrupts are on and this is not an NMI, so this is not inside a
@@ -99,11 +100,11 @@ impl<T> RcuBox<T> {
     }
 
     /// Publishes `value` in place of the old one, waits for the readers of
-    /// the old one, and returns it. It sleeps: with interrupts off or in NMI
-    /// context `EINVAL`, the slot unchanged (`value` dropped).
+    /// the old one, and returns it. It sleeps: where the caller may not
+    /// sleep ([`super::cpu::may_sleep`]) `EINVAL`, the slot unchanged
+    /// (`value` dropped).
     pub fn replace(&self, value: Option<KBox<T>>) -> Result<Option<KBox<T>>> {
-        // SAFETY: Reads this CPU's interrupt state; no arguments.
-        if in_nmi() || unsafe { bindings::ru_irqs_disabled() } {
+        if in_nmi() || !super::cpu::may_sleep() {
             return Err(EINVAL);
         }
         let new = value.map_or(null_mut(), KBox::into_raw);

@@ -376,7 +376,7 @@ pub(crate) struct UncorePmu<R: Backend> {
     /// Perf-visible name (`uncore_cbox_3`).
     name: CString,
     boxes: KVec<Arc<BoxState<R>>>,
-    timers: KVec<Pin<KBox<Timer<BoxState<R>>>>>,
+    timers: KVec<Timer<BoxState<R>>>,
     interval_ns: u64,
     /// The collectors of the packages where the box is present.
     cpumask: CpuMask,
@@ -394,10 +394,7 @@ impl<R: Backend> UncorePmu<R> {
         let mut timers = KVec::with_capacity(ctx.packages, GFP_KERNEL)?;
         for pkg in 0..ctx.packages {
             let b = BoxState::new(ctx.clone(), ty, index, pkg)?;
-            timers.push(
-                KBox::pin_init(Timer::new(b.clone()), GFP_KERNEL)?,
-                GFP_KERNEL,
-            )?;
+            timers.push(Timer::new(b.clone())?, GFP_KERNEL)?;
             boxes.push(b, GFP_KERNEL)?;
         }
         let name = CString::try_from(name)?;

@@ -22,7 +22,7 @@ use kernel::sync::Arc;
 const PERIOD_NS: u64 = 10_000_000;
 
 /// The clock and its timer.
-pub(crate) type Clock = (Arc<SimClock>, Pin<KBox<Timer<SimClock>>>);
+pub(crate) type Clock = (Arc<SimClock>, Timer<SimClock>);
 
 /// The clock's state.
 pub(crate) struct SimClock {

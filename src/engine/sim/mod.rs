@@ -265,7 +265,7 @@ impl SimFiles {
     pub(crate) fn new(module: &'static ThisModule, core: Arc<Core<Sim>>) -> Result<Self> {
         let ctx = core.ctx.clone();
         let clock = SimClock::new(ctx.clone())?;
-        let timer = KBox::pin_init(crate::sys::hrtimer::Timer::new(clock.clone()), GFP_KERNEL)?;
+        let timer = crate::sys::hrtimer::Timer::new(clock.clone())?;
         let debug = Arc::new(
             SimDebug {
                 core,

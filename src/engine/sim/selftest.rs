@@ -53,7 +53,7 @@ pub(crate) const REFUSALS_PER_ROUND: u32 = 5;
 /// A read the NMI handler does on one CPU.
 pub(crate) struct NmiRead {
     /// A timer the test never starts (its start and cancel are refused).
-    timer: Pin<KBox<Timer<Idle>>>,
+    timer: Timer<Idle>,
     /// Calls refused as they must be (`EINVAL`), and calls that were not.
     refused: AtomicU32,
     accepted: AtomicU32,
@@ -139,7 +139,7 @@ impl SimDebug {
         let sim = self.sim();
         let cpu = self.ctx.collector(pkg).ok_or(ENODEV)?;
         let counter = KernelCounter::new(
-            pmu.pmu_type(),
+            pmu,
             Config {
                 config,
                 ..Config::default()
@@ -148,7 +148,7 @@ impl SimDebug {
         )?;
         let test = KBox::new(
             NmiRead {
-                timer: KBox::pin_init(Timer::new(Arc::new(Idle, GFP_KERNEL)?), GFP_KERNEL)?,
+                timer: Timer::new(Arc::new(Idle, GFP_KERNEL)?)?,
                 refused: AtomicU32::new(0),
                 accepted: AtomicU32::new(0),
                 counter,
