@@ -934,7 +934,9 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         b.start_one(at, &mut inner, k);
         drop(inner);
         if first {
-            // `start` never runs in NMI context.
+            // Perf starts a throttled group again from the tick or a
+            // cross-CPU call, never from NMI context, where the timer's
+            // start would be refused.
             let _ = self.timers[b.pkg].start(self.interval_ns);
         }
     }

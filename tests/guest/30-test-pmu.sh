@@ -9,7 +9,9 @@
 # package and refuses to move them across packages (its debugfs file
 # migrate, perf::Registration::migrate), drops and registers a PMU again
 # while events of it are open (reregister: perf revokes them, or the drop
-# waits for them), and unloads.
+# waits for them), drops a timer from its own callback (timer self-drop:
+# before, the drop waited for the callback it ran in, forever), and
+# unloads.
 #
 # guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
@@ -102,6 +104,14 @@ check_eq "a group of four on rust_test_package: opens" "$(po rust_test_package 0
 check_eq "a group of five on rust_test_package: EINVAL" "$(po rust_test_package 0 --cpu 1 -- 0 0 0 0)" "EINVAL 4"
 check_eq "a group member on rust_test_clock (software context): EINVAL" \
 	"$(po rust_test_clock 0 --task -- 0)" "EINVAL 1"
+
+# A timer dropped by its own callback (its handler owns it): the drop does
+# not wait for itself, the timer stops, a start from the callback is
+# refused, and nothing is left (kmemleak, after the scripts).
+before=$(dmesg | wc -l)
+check "a timer dropped from its own callback stops (timer self-drop)" \
+	sh -c "echo self-drop > /sys/kernel/debug/rust_test_pmu/timer"
+check "... with no warning" sh -c "! dmesg | tail -n +$((before + 1)) | grep -qE 'BUG:|WARNING:|Oops|lockup'"
 
 # Registration::migrate: rust_test_clock's CPU events on CPU 0 move to
 # another online CPU of its package and keep counting; to a CPU of another

@@ -24,7 +24,10 @@
 //! same package, and two packages are refused (`EINVAL`). `reregister`
 //! (write anything) drops `rust_test_clock`'s registration, with whatever
 //! events it has, and registers it again: the drop's handling of live
-//! events (waiting for them, or perf revoking them) under test.
+//! events (waiting for them, or perf revoking them) under test. `timer`
+//! (write `self-drop`) starts a timer whose handler owns it and drops it
+//! from its own callback, after trying to start it there (refused): the
+//! write succeeds once the timer stopped (`EIO` if it fires on, or never).
 
 #[path = "../../rust/mod.rs"]
 pub mod sys;
@@ -35,16 +38,19 @@ pub mod kcrate;
 pub use kcrate::{bindings, cpu, cpumask, error, interrupt, prelude, str, types};
 pub(crate) use kcrate::{container_of, impl_flags, warn_on};
 
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::{new_mutex, Arc, Mutex};
 use sys::cpu::{CpuId, IrqsOff};
 use sys::debugfs::{DebugfsOps, Dir, Writer};
+use sys::hrtimer::{Timer, TimerHandler};
 use sys::perf::{
     Adding, Attr, Capabilities, Capability, Event, EventFlag, EventFlags, HwState, HwStates,
     NewEvent, PmuOps, PmuOptions, Reading, Registration, Scope, TaskContext,
 };
+use sys::sync::{new_irq_lock, IrqLock};
 
 module! {
     type: TestPmuModule,
@@ -182,12 +188,75 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
 const MIGRATE: u32 = 0;
 /// The number of the debugfs file `reregister`.
 const REREGISTER: u32 = 1;
+/// The number of the debugfs file `timer`.
+const TIMER: u32 = 2;
 
 /// The debugfs files.
-static FILES: [(&CStr, u32); 2] = [
+static FILES: [(&CStr, u32); 3] = [
     (c_str!("migrate"), MIGRATE),
     (c_str!("reregister"), REREGISTER),
+    (c_str!("timer"), TIMER),
 ];
+
+/// A timer handler that owns its own timer and drops it from its callback.
+#[pin_data]
+struct SelfDrop {
+    #[pin]
+    slot: IrqLock<Option<Timer<SelfDrop>>>,
+    fired: AtomicU32,
+    /// A start from the callback was refused.
+    start_refused: AtomicBool,
+}
+
+impl TimerHandler for SelfDrop {
+    fn fire(&self, _irq: &IrqsOff) -> bool {
+        self.fired.fetch_add(1, Ordering::AcqRel);
+        let timer = self.slot.lock().take();
+        if let Some(t) = timer {
+            if t.start(1_000_000).is_err() {
+                self.start_refused.store(true, Ordering::Release);
+            }
+            // Dropped from its own callback.
+            drop(t);
+        }
+        // Asks for more: a dropped timer must not fire again.
+        true
+    }
+}
+
+/// `timer`'s `self-drop`: see the module's documentation.
+fn self_drop() -> Result {
+    let h = Arc::pin_init(
+        pin_init!(SelfDrop {
+            slot <- new_irq_lock!(None, "rust_test_pmu:timer"),
+            fired: AtomicU32::new(0),
+            start_refused: AtomicBool::new(false),
+        }),
+        GFP_KERNEL,
+    )?;
+    let t = Timer::new(h.clone())?;
+    t.start(1_000_000)?;
+    *h.slot.lock() = Some(t);
+    let mut waited = 0;
+    while h.slot.lock().is_some() && waited < 1000 {
+        sys::cpu::sleep_ms(1)?;
+        waited += 1;
+    }
+    let fired = h.fired.load(Ordering::Acquire);
+    sys::cpu::sleep_ms(50)?;
+    let after = h.fired.load(Ordering::Acquire);
+    let refused = h.start_refused.load(Ordering::Acquire);
+    sys::pr_dbg!(
+        "rust_test_pmu: self-drop: fired {} then {}, start refused {}\n",
+        fired,
+        after,
+        refused
+    );
+    if h.slot.lock().is_some() || fired == 0 || after != fired || !refused {
+        return Err(EIO);
+    }
+    Ok(())
+}
 
 /// `rust_test_clock`'s registration.
 type Clock = Pin<KBox<Registration<ClockPmu<false>>>>;
@@ -214,8 +283,15 @@ impl DebugfsOps for Control {
         Err(EINVAL)
     }
 
-    /// `migrate`: `<from> <to>`, two online CPUs; `reregister`: anything.
+    /// `migrate`: `<from> <to>`, two online CPUs; `reregister`: anything;
+    /// `timer`: `self-drop`.
     fn write(&self, file: u32, input: &str) -> Result {
+        if file == TIMER {
+            return match input.trim() {
+                "self-drop" => self_drop(),
+                _ => Err(EINVAL),
+            };
+        }
         if file == REREGISTER {
             let mut clock = self.clock.lock();
             // The old one goes first: both have the same name.
