@@ -309,6 +309,9 @@ pub fn global_exit(p: &Platform) -> Ops {
 
 /// Box-level control register of box `i`, if any.
 pub fn box_ctl_addr(t: &BoxType, i: usize) -> Option<Addr> {
+    if !is_box(t, i) {
+        return None;
+    }
     match t.space {
         Space::Msr {
             box_ctl: Some(a),
@@ -324,6 +327,9 @@ pub fn box_ctl_addr(t: &BoxType, i: usize) -> Option<Addr> {
 /// ([`BoxControl::init`]).
 pub fn box_init(t: &BoxType, i: usize) -> Ops {
     let mut ops = Ops::default();
+    if !is_box(t, i) {
+        return ops;
+    }
     t.box_ctl.init(box_ctl_addr(t, i), &mut ops);
     ops
 }
@@ -340,6 +346,9 @@ pub fn box_run(
     g: &GlobalState,
 ) -> Ops {
     let mut ops = Ops::default();
+    if !is_box(t, i) {
+        return ops;
+    }
     let r = BoxRun {
         platform: p,
         ty: t,
@@ -367,8 +376,43 @@ pub fn run_key_after_init(t: &BoxType) -> Option<u64> {
     t.box_ctl.run_key_after_init()
 }
 
+/// Whether `i` is a box of type `t` (below its table's count): every
+/// function here that makes a register address from a box index asks this
+/// first, and gives nothing for another index, so that no address it makes
+/// (an [`Msr`] or a [`CfgReg`], which only this module's callers can build)
+/// leaves the type's own registers.
+///
+/// # Examples
+///
+/// ```
+/// use uncore_core::hw::platforms;
+/// use uncore_core::hw::program::{box_init, is_box};
+///
+/// let t = &platforms::ALL[0].types[0];
+/// assert!(is_box(t, 0));
+/// assert!(!is_box(t, usize::from(t.num_boxes)));
+/// assert!(box_init(t, usize::from(t.num_boxes)).as_slice().is_empty());
+/// ```
+pub fn is_box(t: &BoxType, i: usize) -> bool {
+    i < usize::from(t.num_boxes)
+}
+
+/// Whether counter `c` of box `i` of type `t` exists: a box of the type,
+/// and a general or free-running counter below its count, or its fixed
+/// counter.
+pub fn is_counter(t: &BoxType, i: usize, c: Ctr) -> bool {
+    is_box(t, i)
+        && match c {
+            Ctr::General(j) | Ctr::Free(j) => j < t.num_counters,
+            Ctr::Fixed => t.fixed.is_some(),
+        }
+}
+
 /// Where counter `c` of box `i` is.
 pub fn counter_reg(t: &BoxType, i: usize, c: Ctr) -> CounterReg {
+    if !is_counter(t, i, c) {
+        return UNUSED_REG;
+    }
     let place = |addr, width, split| CounterReg {
         addr,
         width,
@@ -421,11 +465,17 @@ pub struct OverflowBit {
 /// The overflow status bit of counter `c` of box `i`, on platforms whose
 /// status names each counter ([`GlobalControl::overflow_bit`]).
 pub fn overflow_bit(p: &Platform, t: &BoxType, i: usize, c: Ctr) -> Option<OverflowBit> {
+    if !is_counter(t, i, c) {
+        return None;
+    }
     p.global.overflow_bit(t, i, c)
 }
 
 /// Control register of counter `c` of box `i`.
 pub fn control_addr(t: &BoxType, i: usize, c: Ctr) -> Option<Addr> {
+    if !is_counter(t, i, c) {
+        return None;
+    }
     match (c, t.fixed, t.space) {
         (Ctr::Fixed, Some(f), Space::Pci { .. }) => Some(Addr::Cfg(CfgReg::new(f.ctl))),
         (Ctr::Fixed, Some(f), Space::Msr { offsets, .. }) => {
@@ -457,6 +507,9 @@ pub fn event_enable(
     pmi: bool,
 ) -> Ops {
     let mut ops = Ops::default();
+    if !is_counter(t, i, c) {
+        return ops;
+    }
     t.special.before_enable(i as u32, shared, choice, &mut ops);
     if let Some(ch) = choice {
         t.special.write_shared(i as u32, shared, ch, &mut ops);

@@ -37,6 +37,45 @@ proptest! {
         });
     }
 
+    /// The functions that make register addresses from a box index give
+    /// nothing for an index past the type's boxes or a counter past its
+    /// counters (an address past them would leave the PMON block, and the
+    /// `Msr` and `CfgReg` they make are trusted as the type's own), and
+    /// never panic on any index.
+    #[test]
+    fn addresses_stay_in_the_type(pi in 0usize..7, ti in 0usize..16, index in 0usize..100_000,
+                                  j in any::<u8>(), fixed in any::<bool>(), free in any::<bool>()) {
+        use super::program::{self, CounterRegs, Ctr};
+        use super::shared::Shared;
+        let p = ALL[pi % ALL.len()];
+        let t = &p.types[ti % p.types.len()];
+        let c = if fixed { Ctr::Fixed } else if free { Ctr::Free(j) } else { Ctr::General(j) };
+        let boxed = index < usize::from(t.num_boxes);
+        let inside = boxed && match c {
+            Ctr::General(j) | Ctr::Free(j) => j < t.num_counters,
+            Ctr::Fixed => t.fixed.is_some(),
+        };
+        let g = program::GlobalState::default();
+        let shared = Shared::default();
+        let enable = program::event_enable(t, index, c, 0, &shared, None, true);
+        let disable = program::event_disable(p.global, t, index, c, 0, false);
+        let init = program::box_init(t, index);
+        let run = program::box_run(p, t, index, true, 1, &g);
+        let ctl = program::control_addr(t, index, c);
+        let reg = program::counter_reg(t, index, c);
+        let _ = program::overflow_bit(p, t, index, c);
+        let _ = CounterRegs::new(t, index);
+        if !boxed {
+            prop_assert!(init.as_slice().is_empty() && run.as_slice().is_empty());
+            prop_assert!(program::box_ctl_addr(t, index).is_none());
+        }
+        if !inside {
+            prop_assert!(enable.as_slice().is_empty() && disable.as_slice().is_empty());
+            prop_assert!(ctl.is_none());
+            prop_assert_eq!(reg, program::counter_reg(t, usize::MAX, c));
+        }
+    }
+
     /// The scheduler takes any wishes, more than it can place included,
     /// and any output length; what it accepts is a valid assignment.
     #[test]
