@@ -23,7 +23,7 @@
 pub mod bindings {
     pub use crate::sys::bindings::*;
     pub use crate::sys::bindings::{
-        ru_event_has_any_exclude_flag as event_has_any_exclude_flag,
+        ru_cpu_online as cpu_online, ru_event_has_any_exclude_flag as event_has_any_exclude_flag,
         ru_is_sampling_event as is_sampling_event, ru_local64_add as local64_add,
         ru_local64_read as local64_read, ru_local64_set as local64_set,
         ru_local64_xchg as local64_xchg, ru_lockdep_assert_event_ctx as lockdep_assert_event_ctx,

@@ -561,8 +561,7 @@ impl<T: PmuOps> Registration<T> {
         if from == to || from.package() != to.package() || !to.is_online() {
             return Err(EINVAL);
         }
-        self.pmu.migrate(from.to_kernel(), to.to_kernel());
-        Ok(())
+        self.pmu.migrate(from.to_kernel(), to.to_kernel())
     }
 
     /// Waits until every event of the PMU has been destroyed: perf frees an

@@ -202,7 +202,7 @@ static FILES: [(&CStr, u32); 3] = [
 #[pin_data]
 struct SelfDrop {
     #[pin]
-    slot: IrqLock<Option<Timer<SelfDrop>>>,
+    held: IrqLock<Option<Timer<SelfDrop>>>,
     fired: AtomicU32,
     /// A start from the callback was refused.
     start_refused: AtomicBool,
@@ -211,7 +211,7 @@ struct SelfDrop {
 impl TimerHandler for SelfDrop {
     fn fire(&self, _irq: &IrqsOff) -> bool {
         self.fired.fetch_add(1, Ordering::AcqRel);
-        let timer = self.slot.lock().take();
+        let timer = self.held.lock().take();
         if let Some(t) = timer {
             if t.start(1_000_000).is_err() {
                 self.start_refused.store(true, Ordering::Release);
@@ -228,7 +228,7 @@ impl TimerHandler for SelfDrop {
 fn self_drop() -> Result {
     let h = Arc::pin_init(
         pin_init!(SelfDrop {
-            slot <- new_irq_lock!(None, "rust_test_pmu:timer"),
+            held <- new_irq_lock!(None, "rust_test_pmu:timer"),
             fired: AtomicU32::new(0),
             start_refused: AtomicBool::new(false),
         }),
@@ -236,9 +236,9 @@ fn self_drop() -> Result {
     )?;
     let t = Timer::new(h.clone())?;
     t.start(1_000_000)?;
-    *h.slot.lock() = Some(t);
+    *h.held.lock() = Some(t);
     let mut waited = 0;
-    while h.slot.lock().is_some() && waited < 1000 {
+    while h.held.lock().is_some() && waited < 1000 {
         sys::cpu::sleep_ms(1)?;
         waited += 1;
     }
@@ -252,7 +252,7 @@ fn self_drop() -> Result {
         after,
         refused
     );
-    if h.slot.lock().is_some() || fired == 0 || after != fired || !refused {
+    if h.held.lock().is_some() || fired == 0 || after != fired || !refused {
         return Err(EIO);
     }
     Ok(())

@@ -38,6 +38,11 @@ __rust_helper s64 rust_helper_local64_xchg(local64_t *l, s64 n)
 	return local64_xchg(l, n);
 }
 
+__rust_helper bool rust_helper_cpu_online(unsigned int cpu)
+{
+	return cpu_online(cpu);
+}
+
 __rust_helper void rust_helper_sysfs_attr_init(struct attribute *attr)
 {
 	sysfs_attr_init(attr);

@@ -679,8 +679,10 @@ impl<T: Pmu> Registration<T> {
     }
 
     /// Moves the PMU's events on CPU `from` to CPU `to` (`perf_pmu_migrate_context()`), for a
-    /// PMU without a [`Scope`] when `from` goes offline; `to` must stay online meanwhile (the
-    /// caller being a CPU hotplug callback for `from`).
+    /// PMU without a [`Scope`] when `from` goes offline, from a CPU hotplug callback for `from`
+    /// (where `to` stays online meanwhile). `EINVAL` for one CPU twice (perf would take its
+    /// context's mutex twice) or an offline `to` (perf would install the events where nothing
+    /// runs them).
     ///
     /// # Examples
     ///
@@ -691,13 +693,18 @@ impl<T: Pmu> Registration<T> {
     /// // In the PMU's CPU offline callback: its events follow the next reader.
     /// fn offline<T: Pmu>(pmu: &Registration<T>, cpu: CpuId, next: Option<CpuId>) {
     ///     if let Some(next) = next {
-    ///         pmu.migrate(cpu, next);
+    ///         let _ = pmu.migrate(cpu, next);
     ///     }
     /// }
     /// ```
-    pub fn migrate(&self, from: CpuId, to: CpuId) {
+    pub fn migrate(&self, from: CpuId, to: CpuId) -> Result {
+        // SAFETY: Reads the online mask; `to` is below `nr_cpu_ids`.
+        if from == to || !unsafe { bindings::cpu_online(to.as_u32()) } {
+            return Err(EINVAL);
+        }
         // SAFETY: The PMU is registered (type invariant); perf locks both CPUs' contexts.
         unsafe { bindings::perf_pmu_migrate_context(self.pmu.get(), from.into(), to.into()) };
+        Ok(())
     }
 }
 
