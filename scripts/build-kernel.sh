@@ -187,10 +187,6 @@ else
 	make "${KMAKE_FLAGS[@]}" -j"$(nproc)" all
 fi
 touch "$kdir/.complete"
-# Keep only the newest build of this variant: its older keys are stale.
-for old in "$CACHE_DIR/kernel/$variant"-*; do
-	# distro-* also matches distro-rt-<key>: only <variant>-<key> is ours.
-	case "${old##*/}" in "$variant"-????????????????) ;; *) continue ;; esac
-	[ "$old" = "$kdir" ] || rm -rf "$old"
-done
+# Keep only the newest build of this variant.
+prune_variant "$variant" "$kdir"
 echo "build-kernel: done: $kdir ($((SECONDS - start)) s)"

@@ -20,10 +20,7 @@ sim="snbep:2"
 cpu="SandyBridge,model=45,-hypervisor"
 smp="4,sockets=2,cores=2"
 # value OPTION ARGS...: the option's value (its next argument), or a stop.
-value() {
-	[ $# -ge 2 ] || { echo "demo: $1 needs a value (see --help)" >&2; exit 2; }
-	printf '%s' "$2"
-}
+value() { opt_value demo "$@"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--sim) sim=$(value "$@"); shift 2 ;;

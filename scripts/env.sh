@@ -113,3 +113,20 @@ debian_mirrors() {
 	fi
 	[ "$APT_PROXY" != DIRECT ] || APT_PROXY=""
 }
+
+# opt_value SCRIPT OPTION ARGS...: OPTION's value (its next argument, the
+# first of ARGS), or a stop that names SCRIPT.
+opt_value() {
+	[ $# -ge 3 ] || { echo "$1: $2 needs a value (see --help)" >&2; exit 2; }
+	printf '%s' "$3"
+}
+
+# prune_variant VARIANT KEEP: removes the cached kernels of VARIANT other
+# than KEEP (a <variant>-<key> directory): older keys are stale.
+prune_variant() {
+	for old in "$CACHE_DIR/kernel/$1"-*; do
+		# distro-* also matches distro-rt-<key>: only <variant>-<key> is ours.
+		case "${old##*/}" in "$1"-????????????????) ;; *) continue ;; esac
+		[ "$old" = "$2" ] || rm -rf "$old"
+	done
+}

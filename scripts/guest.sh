@@ -85,10 +85,7 @@ quiet=0
 module=""
 extra=""
 # value OPTION ARGS...: the option's value (its next argument), or a stop.
-value() {
-	[ $# -ge 2 ] || { echo "guest: $1 needs a value (see --help)" >&2; exit 2; }
-	printf '%s' "$2"
-}
+value() { opt_value guest "$@"; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$(value "$@"); shift 2 ;;

@@ -236,8 +236,5 @@ if [ "$variant" = stock ]; then
 fi
 echo "$release" >"$vdir/release"
 touch "$vdir/.complete"
-for old in "$CACHE_DIR/kernel/$variant"-*; do
-	case "${old##*/}" in "$variant"-????????????????) ;; *) continue ;; esac
-	[ "$old" = "$vdir" ] || rm -rf "$old"
-done
+prune_variant "$variant" "$vdir"
 echo "stock-kernel: done: $vdir (kernel $release, $((SECONDS - start)) s)"

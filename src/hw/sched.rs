@@ -188,6 +188,11 @@ mod tests {
     use proptest::prelude::*;
     use std::vec::Vec;
 
+    /// An event that may use `counters`, on `current` now.
+    fn w(counters: u32, current: Option<u8>) -> Want {
+        Want { counters, current }
+    }
+
     fn valid(wants: &[Want], out: &[u8]) -> bool {
         let mut used = 0u32;
         wants.iter().zip(out).all(|(w, &c)| {
@@ -228,20 +233,7 @@ mod tests {
 
     #[test]
     fn keeps_running_events_in_place() {
-        let wants = [
-            Want {
-                counters: 0xf,
-                current: Some(2),
-            },
-            Want {
-                counters: 0xf,
-                current: Some(0),
-            },
-            Want {
-                counters: 0xf,
-                current: None,
-            },
-        ];
+        let wants = [w(0xf, Some(2)), w(0xf, Some(0)), w(0xf, None)];
         let mut out = [0; 3];
         assert!(assign(&wants, &mut out));
         assert_eq!(out[..2], [2, 0]);
@@ -251,16 +243,7 @@ mod tests {
     #[test]
     fn moves_events_when_needed() {
         // Event 0 sits on counter 0, which event 1 needs exclusively.
-        let wants = [
-            Want {
-                counters: 0x3,
-                current: Some(0),
-            },
-            Want {
-                counters: 0x1,
-                current: None,
-            },
-        ];
+        let wants = [w(0x3, Some(0)), w(0x1, None)];
         let mut out = [0; 2];
         assert!(assign(&wants, &mut out));
         assert_eq!(out, [1, 0]);
@@ -268,16 +251,7 @@ mod tests {
 
     #[test]
     fn reports_impossible() {
-        let wants = [
-            Want {
-                counters: 0x1,
-                current: None,
-            },
-            Want {
-                counters: 0x1,
-                current: None,
-            },
-        ];
+        let wants = [w(0x1, None), w(0x1, None)];
         let mut out = [0; 2];
         assert!(!assign(&wants, &mut out));
     }
@@ -291,13 +265,7 @@ mod tests {
         for n in 1..=4usize {
             let mut idx = [0usize; 4];
             loop {
-                let wants: Vec<Want> = idx[..n]
-                    .iter()
-                    .map(|&i| Want {
-                        counters: masks[i],
-                        current: None,
-                    })
-                    .collect();
+                let wants: Vec<Want> = idx[..n].iter().map(|&i| w(masks[i], None)).collect();
                 let mut out = [0u8; 4];
                 let ok = assign(&wants, &mut out);
                 assert_eq!(ok, exists(&wants, 0), "{:?}", wants);

@@ -81,6 +81,17 @@ static void step(const char *name)
 	}
 }
 
+/* Step NAME: the ioctl REQ on FD; says so and returns 1 if it fails. */
+static int ioctl_step(const char *name, int fd, unsigned long req)
+{
+	step(name);
+	if (ioctl(fd, req, 0)) {
+		printf("FAIL %s %d\n", name, errno);
+		return 1;
+	}
+	return 0;
+}
+
 static int64_t now_ns(void)
 {
 	struct timespec t;
@@ -161,11 +172,8 @@ int main(int argc, char **argv)
 		printf("FAIL open %d\n", errno);
 		return 1;
 	}
-	step("enable");
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		printf("FAIL enable %d\n", errno);
+	if (ioctl_step("enable", fd, PERF_EVENT_IOC_ENABLE))
 		return 1;
-	}
 	step("read");
 	for (i = 0; i < reads; i++) {
 		int64_t t0 = now_ns();
@@ -188,11 +196,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	step("disable");
-	if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0)) {
-		printf("FAIL disable %d\n", errno);
+	if (ioctl_step("disable", fd, PERF_EVENT_IOC_DISABLE))
 		return 1;
-	}
 	step("close");
 	close(fd);
 	step("end");

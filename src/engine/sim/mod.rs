@@ -99,18 +99,6 @@ use kernel::prelude::*;
 use kernel::str::CStr;
 use kernel::sync::Arc;
 
-/// File numbers.
-const INJECT: u32 = 0;
-const REGS: u32 = 1;
-const UNPLUG: u32 = 2;
-const STATS: u32 = 3;
-const PLUG: u32 = 4;
-const SELFTEST: u32 = 5;
-const CLOCK: u32 = 6;
-const WORKLOAD: u32 = 7;
-const STALL: u32 = 8;
-const NMI: u32 = 9;
-
 /// The longest pause `stall` takes, in milliseconds: well below the
 /// kernel's soft lockup and RCU stall thresholds (20 s), as the pause may
 /// spin with interrupts off.
@@ -121,19 +109,28 @@ const STALL_MAX_MS: u32 = 5000;
 /// for a CPU's offline to reach the hand-over on a slow guest.
 const STALL_SLEEP_MAX_MS: u32 = 30000;
 
-/// The files of the directory, with their numbers.
-static FILES: [(&CStr, u32); 10] = [
-    (c_str!("stall"), STALL),
-    (c_str!("nmi"), NMI),
-    (c_str!("clock"), CLOCK),
-    (c_str!("workload"), WORKLOAD),
-    (c_str!("inject"), INJECT),
-    (c_str!("regs"), REGS),
-    (c_str!("unplug"), UNPLUG),
-    (c_str!("stats"), STATS),
-    (c_str!("plug"), PLUG),
-    (c_str!("selftest"), SELFTEST),
-];
+/// Declares the directory's files: each file's number as a constant, and
+/// `FILES`, the names with their numbers, in the order they are created.
+macro_rules! files {
+    ($($name:literal $num:ident = $n:literal,)*) => {
+        $(const $num: u32 = $n;)*
+        /// The files of the directory, with their numbers.
+        static FILES: [(&CStr, u32); [$($n),*].len()] = [$((c_str!($name), $num)),*];
+    };
+}
+
+files! {
+    "stall" STALL = 8,
+    "nmi" NMI = 9,
+    "clock" CLOCK = 6,
+    "workload" WORKLOAD = 7,
+    "inject" INJECT = 0,
+    "regs" REGS = 1,
+    "unplug" UNPLUG = 2,
+    "stats" STATS = 3,
+    "plug" PLUG = 4,
+    "selftest" SELFTEST = 5,
+}
 
 /// The one-shot pauses armed through `stall`.
 #[derive(Default)]

@@ -54,6 +54,18 @@ fn event_codes(id: PlatformId, name: &str) -> BTreeSet<u64> {
 }
 
 /// Asserts that every code of `want` is an `event` value of the catalog.
+/// The values of fields `a` and `b` of every alias of box `name`'s
+/// catalog on platform `id`.
+fn field_pairs(id: PlatformId, name: &str, a: &str, b: &str) -> BTreeSet<(u64, u64)> {
+    let (t, cat) = catalog(id, name);
+    cat.iter()
+        .map(|al| {
+            let attr = attr_of(t, al);
+            (field(t, &attr, a), field(t, &attr, b))
+        })
+        .collect()
+}
+
 fn assert_codes(id: PlatformId, name: &str, want: &[u64]) {
     let have = event_codes(id, name);
     let missing: Vec<_> = want.iter().filter(|c| !have.contains(c)).collect();
@@ -417,14 +429,7 @@ fn nhmex_coverage() {
         assert_codes(id, "sbox", NHMEX_SBOX);
         assert_codes(id, "wbox", NHMEX_WBOX);
 
-        let (t, cat) = catalog(id, "bbox");
-        let have: BTreeSet<_> = cat
-            .iter()
-            .map(|a| {
-                let attr = attr_of(t, a);
-                (field(t, &attr, "counter"), field(t, &attr, "event"))
-            })
-            .collect();
+        let have = field_pairs(id, "bbox", "counter", "event");
         for c in NHMEX_BBOX {
             assert!(have.contains(c), "{:?} bbox: missing {:x?}", id, c);
         }
@@ -606,14 +611,7 @@ const SKL_IMC: &[u64] = &[1, 2, 3, 4, 5];
 #[test]
 fn skl_coverage() {
     for (name, want) in [("cbox", SKL_CBOX), ("arb", SKL_ARB)] {
-        let (t, cat) = catalog(PlatformId::SKYLAKE, name);
-        let have: BTreeSet<_> = cat
-            .iter()
-            .map(|a| {
-                let attr = attr_of(t, a);
-                (field(t, &attr, "event"), field(t, &attr, "umask"))
-            })
-            .collect();
+        let have = field_pairs(PlatformId::SKYLAKE, name, "event", "umask");
         for c in want {
             assert!(have.contains(c), "skl {}: missing {:x?}", name, c);
         }
@@ -633,31 +631,43 @@ fn l3_coverage() {
     }
 }
 
+/// The SNB-EP and IVB-EP tables, box by box.
 #[test]
-fn snbep_coverage() {
-    let id = PlatformId::SANDY_BRIDGE_EP;
-    assert_codes(id, "ubox", SNBEP_UBOX);
-    assert_codes(id, "cbox", SNBEP_CBOX);
-    assert_codes(id, "pcu", SNBEP_PCU);
-    assert_codes(id, "ha", SNBEP_HA);
-    assert_codes(id, "imc", SNBEP_IMC);
-    assert_codes(id, "qpi", SNBEP_QPI);
-    assert_codes(id, "r2pcie", SNBEP_R2PCIE);
-    assert_codes(id, "r3qpi", SNBEP_R3QPI);
-}
-
-#[test]
-fn ivbep_coverage() {
-    let id = PlatformId::IVY_BRIDGE_EP;
-    assert_codes(id, "ubox", IVBEP_UBOX);
-    assert_codes(id, "cbox", IVBEP_CBOX);
-    assert_codes(id, "pcu", IVBEP_PCU);
-    assert_codes(id, "ha", IVBEP_HA);
-    assert_codes(id, "imc", IVBEP_IMC);
-    assert_codes(id, "irp", IVBEP_IRP);
-    assert_codes(id, "qpi", IVBEP_QPI);
-    assert_codes(id, "r2pcie", IVBEP_R2PCIE);
-    assert_codes(id, "r3qpi", IVBEP_R3QPI);
+fn snbep_ivbep_coverage() {
+    let tables: [(PlatformId, &[(&str, &[u64])]); 2] = [
+        (
+            PlatformId::SANDY_BRIDGE_EP,
+            &[
+                ("ubox", SNBEP_UBOX),
+                ("cbox", SNBEP_CBOX),
+                ("pcu", SNBEP_PCU),
+                ("ha", SNBEP_HA),
+                ("imc", SNBEP_IMC),
+                ("qpi", SNBEP_QPI),
+                ("r2pcie", SNBEP_R2PCIE),
+                ("r3qpi", SNBEP_R3QPI),
+            ],
+        ),
+        (
+            PlatformId::IVY_BRIDGE_EP,
+            &[
+                ("ubox", IVBEP_UBOX),
+                ("cbox", IVBEP_CBOX),
+                ("pcu", IVBEP_PCU),
+                ("ha", IVBEP_HA),
+                ("imc", IVBEP_IMC),
+                ("irp", IVBEP_IRP),
+                ("qpi", IVBEP_QPI),
+                ("r2pcie", IVBEP_R2PCIE),
+                ("r3qpi", IVBEP_R3QPI),
+            ],
+        ),
+    ];
+    for (id, boxes) in tables {
+        for &(name, codes) in boxes {
+            assert_codes(id, name, codes);
+        }
+    }
 }
 
 /// `ubox` event codes of the jaketown rows of pmu-events.tsv.

@@ -9,6 +9,14 @@ use std::sync::Arc;
 use std::thread;
 use std::vec::Vec;
 
+/// A slot claimed by owner 1, counter 0 started at `at`.
+fn started(at: u64) -> Slot {
+    let s = Slot::new();
+    s.claim(1);
+    s.start(0, at);
+    s
+}
+
 #[test]
 fn disarmed_slot_reports_nothing() {
     let s = Slot::new();
@@ -29,35 +37,27 @@ fn observations_account_increments_once() {
 
 #[test]
 fn a_wrap_is_one_increment() {
-    let s = Slot::new();
-    s.claim(1);
-    s.start(0, (1 << 44) - 3);
+    let s = started((1 << 44) - 3);
     assert_eq!(s.observe(1, |_| 44, |_| Some(4)), Some(7));
 }
 
 #[test]
 fn another_owner_cannot_take_the_progress() {
-    let s = Slot::new();
-    s.claim(1);
-    s.start(0, 0);
+    let s = started(0);
     assert_eq!(s.observe(2, |_| 48, |_| Some(10)), None);
     assert_eq!(s.observe(1, |_| 48, |_| Some(10)), Some(10));
 }
 
 #[test]
 fn a_failed_read_accounts_nothing_and_loses_nothing() {
-    let s = Slot::new();
-    s.claim(1);
-    s.start(0, 5);
+    let s = started(5);
     assert_eq!(s.observe(1, |_| 48, |_| None), None);
     assert_eq!(s.observe(1, |_| 48, |_| Some(9)), Some(4));
 }
 
 #[test]
 fn rearming_changes_the_generation() {
-    let s = Slot::new();
-    s.claim(1);
-    s.start(0, 0);
+    let s = started(0);
     let w0 = s.prev.0.load(Ordering::Relaxed);
     s.stop(48, || Some(0));
     s.start(0, 0);

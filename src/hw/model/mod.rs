@@ -405,10 +405,21 @@ impl Model {
         index: u8,
         occ: &Occurrence,
     ) -> Result<u32, ModelError> {
+        self.on_box(s, ty, index, |p, sock, b| count::inject(p, sock, b, occ))
+    }
+
+    /// Runs `f` on box `index` of type `ty` of socket `s` (the platform,
+    /// the socket and the box's place in it).
+    fn on_box<R>(
+        &mut self,
+        s: usize,
+        ty: BoxKind,
+        index: u8,
+        f: impl FnOnce(PlatformId, &mut Socket, usize) -> Result<R, ModelError>,
+    ) -> Result<R, ModelError> {
         let b = self.find_box(ty, index)?;
         let p = self.platform;
-        let sock = self.socket_mut(s)?;
-        count::inject(p, sock, b, occ)
+        f(p, self.socket_mut(s)?, b)
     }
 
     /// Counts `n` on every enabled counter of box `index` of type `ty` on
@@ -422,10 +433,9 @@ impl Model {
         index: u8,
         n: u64,
     ) -> Result<u32, ModelError> {
-        let b = self.find_box(ty, index)?;
-        let p = self.platform;
-        let sock = self.socket_mut(s)?;
-        count::inject_programmed(p, sock, b, n)
+        self.on_box(s, ty, index, |p, sock, b| {
+            count::inject_programmed(p, sock, b, n)
+        })
     }
 
     /// Reads the counter at MSR `ctr` of socket `s` with its overflow status

@@ -9,6 +9,20 @@ use crate::hw::terms;
 use nhmex::{NHMEX, WSMEX};
 use snbep::SNBEP;
 
+/// The MSR layout of box type `t` (which must be in MSR space): box
+/// control, counter controls, counters, box offsets.
+fn msr_space(t: &BoxType) -> (Option<u32>, Regs, Regs, Offsets) {
+    match t.space {
+        Space::Msr {
+            box_ctl,
+            ctl,
+            ctr,
+            offsets,
+        } => (box_ctl, ctl, ctr, offsets),
+        _ => panic!("not in MSR space"),
+    }
+}
+
 #[test]
 fn cpu_matching() {
     assert_eq!(for_cpu(6, 45).unwrap().id, PlatformId::SANDY_BRIDGE_EP);
@@ -89,15 +103,7 @@ fn every_alias_parses_and_encodes() {
 #[test]
 fn snbep_facts() {
     let cbox = SNBEP.box_type("cbox").unwrap();
-    let Space::Msr {
-        box_ctl,
-        ctl,
-        ctr,
-        offsets,
-    } = cbox.space
-    else {
-        panic!()
-    };
+    let (box_ctl, ctl, ctr, offsets) = msr_space(cbox);
     // 327043 Table 2-8: C-box 7 box control 0xde4, controls 0xdf0.., counters 0xdf6...
     assert_eq!(box_ctl.unwrap() + offsets.of(7), 0xde4);
     assert_eq!(ctl.of(3) + offsets.of(7), 0xdf3);
@@ -117,15 +123,7 @@ fn nhmex_cbox_offsets_match_table_2_9() {
         0xd00, 0xd80, 0xd40, 0xdc0, 0xd20, 0xda0, 0xd60, 0xde0, 0xf40, 0xfc0,
     ];
     let c = WSMEX.box_type("cbox").unwrap();
-    let Space::Msr {
-        box_ctl,
-        ctl,
-        ctr,
-        offsets,
-    } = c.space
-    else {
-        panic!()
-    };
+    let (box_ctl, ctl, ctr, offsets) = msr_space(c);
     for (i, &w) in want.iter().enumerate() {
         assert_eq!(box_ctl.unwrap() + offsets.of(i), w);
         assert_eq!(ctl.of(5) + offsets.of(i), w + 0x1a);
@@ -141,12 +139,7 @@ fn nhmex_cbox_offsets_match_table_2_9() {
 #[test]
 fn skl_cbox_addresses_match_table_2_1_and_the_eighth_cbo() {
     let c = crate::hw::platforms::skl::SKL.box_type("cbox").unwrap();
-    let Space::Msr {
-        ctl, ctr, offsets, ..
-    } = c.space
-    else {
-        panic!()
-    };
+    let (_, ctl, ctr, offsets) = msr_space(c);
     let want: [(u32, u32); 8] = [
         (0x700, 0x706),
         (0x710, 0x716),
