@@ -631,10 +631,13 @@ fn l3_coverage() {
     }
 }
 
+/// A box type's name and the event codes its catalog must have.
+type BoxCodes = (&'static str, &'static [u64]);
+
 /// The SNB-EP and IVB-EP tables, box by box.
 #[test]
 fn snbep_ivbep_coverage() {
-    let tables: [(PlatformId, &[(&str, &[u64])]); 2] = [
+    let tables: [(PlatformId, &[BoxCodes]); 2] = [
         (
             PlatformId::SANDY_BRIDGE_EP,
             &[
