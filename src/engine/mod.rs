@@ -72,9 +72,10 @@ pub(crate) struct Ctx<R: Backend> {
     /// online CPU, or a hand-over in progress: new events are refused).
     collectors: KVec<AtomicI32>,
     /// The CPU whose perf context holds each package's events (-1 for
-    /// none): the collector, and during a hand-over the new collector from
-    /// the moment the events start moving to it. `add` refuses any other
-    /// CPU.
+    /// none: parked): the collector, and during a hand-over the new
+    /// collector from the moment the events start moving to it
+    /// ([`control::home_after`]). `add` refuses any other CPU
+    /// ([`control::adds_on`]).
     homes: KVec<AtomicI32>,
     /// Packages whose uncore is stopped (no collector): nothing may enable
     /// their counting.
@@ -115,15 +116,22 @@ impl<R: Backend> Ctx<R> {
     /// its events over before perf installed it there, and would count
     /// nothing once that CPU is gone.
     pub(crate) fn is_home(&self, pkg: usize, cpu: CpuId) -> bool {
-        self.homes
-            .get(pkg)
-            .is_some_and(|h| CpuId::from_i32(h.load(Ordering::Acquire)) == Some(cpu))
+        control::adds_on(self.home(pkg), cpu.as_u32())
     }
 
-    /// Makes `cpu` the CPU that holds package `pkg`'s events.
-    fn set_home(&self, pkg: usize, cpu: CpuId) {
+    /// The CPU that holds package `pkg`'s events, if one does.
+    fn home(&self, pkg: usize) -> Option<u32> {
+        self.homes
+            .get(pkg)
+            .and_then(|h| u32::try_from(h.load(Ordering::Acquire)).ok())
+    }
+
+    /// Makes `cpu` the CPU that holds package `pkg`'s events (`None`: no
+    /// CPU, the package parked).
+    fn set_home(&self, pkg: usize, cpu: Option<u32>) {
         if let Some(h) = self.homes.get(pkg) {
-            h.store(i32::try_from(cpu.as_u32()).unwrap_or(-1), Ordering::Release);
+            let v = cpu.and_then(|c| i32::try_from(c).ok()).unwrap_or(-1);
+            h.store(v, Ordering::Release);
         }
     }
 
@@ -348,6 +356,12 @@ impl<R: Backend> Core<R> {
         };
         let mut bind = Some(bind);
         for &s in control::plan(t, self.view(pkg)).steps() {
+            // From a hand-over's move on, an `add` on the CPU going is
+            // refused: perf may still install there an event opened for
+            // it (perf's own teardown of that CPU runs after this one),
+            // which the move does not carry.
+            self.ctx
+                .set_home(pkg, control::home_after(s, self.ctx.home(pkg)));
             match s {
                 Step::Unpublish => slot.store(-1, Ordering::Release),
                 Step::Publish { cpu } => {
@@ -366,7 +380,6 @@ impl<R: Backend> Core<R> {
                     if let Some(p) = self.ctx.parked.get(pkg) {
                         p.store(false, Ordering::Release);
                     }
-                    self.ctx.set_home(pkg, cpu);
                     let pmis = self.ctx.pmis();
                     self.on_package(pkg, |on| {
                         let _ = self.ctx.write_global(on, |g| {
@@ -411,12 +424,8 @@ impl<R: Backend> Core<R> {
                     else {
                         continue;
                     };
-                    // From here an `add` on `from` is refused: perf may
-                    // still install there an event opened for it (perf's
-                    // own teardown of `from` runs after this one), which
-                    // this move does not carry. Each event's `add` on the
-                    // target restarts its box's poll timer there.
-                    self.ctx.set_home(pkg, to);
+                    // Each event's `add` on the target restarts its box's
+                    // poll timer there.
                     for p in self.pmus.iter() {
                         if let Err(e) = p.migrate(from, to) {
                             pr_warn!("{}: events not moved: {:?}\n", p.ops().name(), e);

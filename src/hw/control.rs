@@ -119,6 +119,45 @@ pub const fn keeps_start(started: bool, resume: bool) -> bool {
     started || resume
 }
 
+/// The CPU that holds the package's events after step `s`, `home` before
+/// it: the first CPU when the package starts, the new collector when a
+/// hand-over starts moving the events to it, none once the package is
+/// parked. The engine records it before running the step, and so does the
+/// host model.
+pub const fn home_after(s: Step, home: Option<u32>) -> Option<u32> {
+    match s {
+        Step::StartGlobal { cpu } => Some(cpu),
+        Step::MoveEvents { to, .. } => Some(to),
+        Step::ParkGlobal => None,
+        _ => home,
+    }
+}
+
+/// Whether perf's `add` of an event on `cpu` is taken, the package's
+/// events being held by `home`: only there, or anywhere while the package
+/// is parked (its start initialises every box, with the starts kept). An
+/// event whose `event_init` chose a collector that handed its events over
+/// before perf installed it is added on the CPU going, which counts
+/// nothing once it is gone: it is refused, and perf reports the event not
+/// counted.
+///
+/// # Examples
+///
+/// ```
+/// use uncore_core::hw::control::{adds_on, home_after, Step};
+///
+/// let home = home_after(Step::MoveEvents { from: 0, to: 1 }, Some(0));
+/// assert!(adds_on(home, 1));
+/// assert!(!adds_on(home, 0));
+/// assert!(adds_on(home_after(Step::ParkGlobal, home), 0));
+/// ```
+pub const fn adds_on(home: Option<u32>, cpu: u32) -> bool {
+    match home {
+        Some(h) => h == cpu,
+        None => true,
+    }
+}
+
 /// One step of a transition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
