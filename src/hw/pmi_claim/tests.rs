@@ -14,7 +14,8 @@
 //! - [`OVERFLOWS`] overflows: each sets the package's PMI status and sends
 //!   an NMI to the core `pmi_core_sel` names at that moment, which arrives
 //!   later;
-//! - NMIs of other sources: [`OTHER_A`] on A, one on C.
+//! - NMIs of other sources (the hard-lockup watchdog, say): [`OTHER_A`] on
+//!   A, one on B, one on C.
 //!
 //! NMIs of one core run one at a time, in their order of arrival; a claimed
 //! PMI's work (the overflow walk, which clears the status) runs after its
@@ -24,6 +25,11 @@
 //! - a bounded window: once the hand-over is complete, the old core claims
 //!   at most [`WINDOW`] times;
 //! - C claims nothing.
+//!
+//! Counted, not yet bounded (the first-contact work): PMIs stolen, an NMI
+//! sent by a PMI that finds nothing pending because another core's NMI
+//! claimed the PMI first (the kernel calls it "NMI received for unknown
+//! reason").
 
 use super::{PmiWord, WINDOW};
 use std::collections::HashMap;
@@ -37,7 +43,7 @@ const C: u32 = 2;
 /// Overflows in the scenario.
 const OVERFLOWS: usize = 2;
 /// NMIs of other sources on A.
-const OTHER_A: usize = 2;
+const OTHER_A: usize = 1;
 
 /// A step of the hand-over.
 enum Ctl {
@@ -218,6 +224,8 @@ struct State<M> {
     pending: bool,
     /// Overflows whose PMI is not yet taken by a claim.
     untaken: [bool; OVERFLOWS],
+    /// The core whose claim took each overflow's PMI.
+    taken_by: [Option<u32>; OVERFLOWS],
     /// Overflows raised.
     raised: usize,
     /// The hand-over's next step (an index in `HAND_OVER`) and memory.
@@ -238,6 +246,7 @@ struct Outcome {
     gaps: usize,
     window: usize,
     stray: usize,
+    stolen: usize,
 }
 
 fn initial<P: Protocol>() -> State<P::Mem> {
@@ -252,19 +261,22 @@ fn initial<P: Protocol>() -> State<P::Mem> {
             done: false,
         });
     }
-    nmis.push(Nmi {
-        core: C,
-        pmi: None,
-        arrived: None,
-        pc: 0,
-        local: 0,
-        done: false,
-    });
+    for core in [B, C] {
+        nmis.push(Nmi {
+            core,
+            pmi: None,
+            arrived: None,
+            pc: 0,
+            local: 0,
+            done: false,
+        });
+    }
     State {
         mem: P::init(A),
         sel: A,
         pending: false,
         untaken: [false; OVERFLOWS],
+        taken_by: [None; OVERFLOWS],
         raised: 0,
         control: 0,
         control_local: 0,
@@ -281,6 +293,7 @@ struct Found {
     gap: bool,
     window: bool,
     stray: bool,
+    stolen: bool,
 }
 
 /// The states one step can lead to, with what each step violated.
@@ -343,10 +356,20 @@ fn successors<P: Protocol>(s: &State<P::Mem>) -> Vec<(State<P::Mem>, Found)> {
                 found.gap = m.pmi.is_some_and(|k| s.pending && s.untaken[k]);
                 n.nmis[i].done = true;
             }
-            Step::NothingPending => n.nmis[i].done = true,
+            Step::NothingPending => {
+                found.stolen = m
+                    .pmi
+                    .is_some_and(|k| s.taken_by[k].is_some_and(|c| c != m.core));
+                n.nmis[i].done = true;
+            }
             Step::Claim(p) => {
                 pc = p;
                 // The claim takes every PMI the status stands for.
+                for k in 0..OVERFLOWS {
+                    if s.untaken[k] {
+                        n.taken_by[k] = Some(m.core);
+                    }
+                }
                 n.untaken = [false; OVERFLOWS];
                 if m.core == A && s.control == P::HAND_OVER.len() {
                     n.a_claims_after += 1;
@@ -388,6 +411,7 @@ fn explore<P: Protocol>(
         o.gaps += usize::from(found.gap);
         o.window += usize::from(found.window);
         o.stray += usize::from(found.stray);
+        o.stolen += usize::from(found.stolen);
         total += explore::<P>(&n, seen, o);
     }
     seen.insert(s.clone(), total);
@@ -408,10 +432,11 @@ fn one_word_has_no_gap_and_a_bounded_window() {
     // On a line of its own, past the test harness's capture.
     let _ = writeln!(
         std::io::stderr(),
-        "PMI claim: 1 hand-over x {OVERFLOWS} overflows x {} other NMIs, {} states, {} interleavings explored",
-        OTHER_A + 1,
+        "PMI claim: 1 hand-over x {OVERFLOWS} overflows x {} other NMIs (on every core), {} states, {} interleavings explored, {} steps where a PMI's NMI found its PMI taken by another core",
+        OTHER_A + 2,
         o.states,
-        o.interleavings
+        o.interleavings,
+        o.stolen
     );
     assert!(o.states > 1000, "the search ran: {} states", o.states);
     assert_eq!(o.gaps, 0, "an NMI of a PMI found itself not entitled");
