@@ -89,8 +89,15 @@ unsafe impl<T: TimerHandler> Sync for Inner<T> {}
 
 impl<T: TimerHandler> Inner<T> {
     /// Whether this is the timer's own callback, on this CPU (which runs
-    /// nothing else until it returns, but an NMI).
+    /// nothing else until it returns, but an NMI). The callback runs with
+    /// interrupts off: with them on, this is not it; with them off, this
+    /// code cannot move to another CPU between reading its number and
+    /// comparing it.
     fn in_own_callback(&self) -> bool {
+        // SAFETY: Reads this CPU's interrupt state; no arguments.
+        if !unsafe { bindings::ru_irqs_disabled() } {
+            return false;
+        }
         // SAFETY: Reads this CPU's number; no arguments.
         let cpu = unsafe { bindings::ru_this_cpu() };
         i32::try_from(cpu).is_ok_and(|c| self.running_on.load(Ordering::Acquire) == c)

@@ -64,10 +64,11 @@ done <<EOT
 $nmi_boxes
 EOT
 # The last self-test's 20 rounds also asked the abstraction layer, from the
-# NMI, for run_on, a timer's start and its cancel, and with interrupts off
-# (in the cross-CPU call) for run_on and a timer's cancel: each refused.
-check_eq "from NMI and with interrupts off, run_on and a timer's start and cancel are refused (EINVAL)" \
-	"$(stat selftest_refused) $(stat selftest_accepted)" "100 0"
+# NMI, for run_on, a timer's start and its cancel and a sleep, and with
+# interrupts off (in the cross-CPU call) for run_on, a timer's cancel and a
+# sleep: each refused.
+check_eq "from NMI and with interrupts off, run_on, a timer's start and cancel and a sleep are refused (EINVAL)" \
+	"$(stat selftest_refused) $(stat selftest_accepted)" "140 0"
 # Self-tests written at once: one runs, the other is refused with EBUSY.
 set -- $nmi_boxes
 line="pmu=$1 socket=0 config=$2 $3 $4 count=1000 rounds=200"

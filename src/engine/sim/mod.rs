@@ -46,8 +46,8 @@
 //!   (`selftest.rs`): `EIO` unless every round read the exact count from
 //!   NMI context while the collector held the box's and the model's locks,
 //!   and the abstraction layer refused what those contexts must not do
-//!   (`run_on`, a timer's start and cancel from the NMI; `run_on` and a
-//!   timer's cancel with interrupts off).
+//!   (`run_on`, a timer's start and cancel, a sleep from the NMI; `run_on`,
+//!   a timer's cancel and a sleep with interrupts off).
 //! - `stall` (write): `cpumask <ms>`, `unplug <ms>`, `handover <ms>`,
 //!   `nmi <ms>`, `park <ms>` or `event_init <ms>` arms a one-shot pause
 //!   for race tests: the next pass through that point spins for `ms`

@@ -46,9 +46,9 @@ impl TimerHandler for Idle {
     }
 }
 
-/// Refusals the self-test asks for in each round: three from the NMI, two
+/// Refusals the self-test asks for in each round: four from the NMI, three
 /// with interrupts off.
-pub(crate) const REFUSALS_PER_ROUND: u32 = 5;
+pub(crate) const REFUSALS_PER_ROUND: u32 = 7;
 
 /// A read the NMI handler does on one CPU.
 pub(crate) struct NmiRead {
@@ -79,6 +79,7 @@ impl NmiRead {
         self.expect_refused(cpu::run_on(self.cpu, &|_| {}));
         self.expect_refused(self.timer.start(1_000_000_000));
         self.expect_refused(self.timer.cancel());
+        self.expect_refused(cpu::sleep_ms(1));
         let v = match self.counter.read_local() {
             Ok(v) => i64::try_from(v).unwrap_or(i64::MAX),
             Err(e) => i64::from(e.to_errno()),
@@ -118,7 +119,7 @@ pub(crate) struct Outcome {
     pub(crate) last: i64,
     /// The injected total.
     pub(crate) want: u64,
-    /// Calls refused as they must be (five per round), and calls that were
+    /// Calls refused as they must be (seven per round), and calls that were
     /// not.
     pub(crate) refused: u32,
     pub(crate) accepted: u32,
@@ -183,6 +184,7 @@ impl SimDebug {
                     // What a context with interrupts off must refuse.
                     test.expect_refused(cpu::run_on(cpu, &|_| {}));
                     test.expect_refused(test.timer.cancel());
+                    test.expect_refused(cpu::sleep_ms(1));
                     // The collector is busy: it holds the box's lock and
                     // the model's while the NMI reads.
                     let _ = with_box_locked(pmu, pkg, || {
