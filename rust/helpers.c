@@ -23,20 +23,12 @@
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 
-/*
- * The layouts rust/bindings_sysfs.rs declares by hand for a tree whose sysfs
- * structs have no __SYSFS_FUNCTION_ALTERNATIVE unions (6.12), against the
- * tree's own (the Rust side asserts the same sums of its declarations). Where
- * the unions exist the fields sit at the same places.
- */
+/* rust/bindings_sysfs.rs's hand-declared 6.12 layouts, against the tree's. */
 static_assert(offsetof(struct device_attribute, show) == sizeof(struct attribute));
-static_assert(offsetof(struct device_attribute, store) == sizeof(struct attribute) + sizeof(void *));
 static_assert(sizeof(struct device_attribute) == sizeof(struct attribute) + 2 * sizeof(void *));
-static_assert(offsetof(struct dev_ext_attribute, var) == sizeof(struct device_attribute));
 static_assert(sizeof(struct dev_ext_attribute) == sizeof(struct device_attribute) + sizeof(void *));
 #ifndef __SYSFS_FUNCTION_ALTERNATIVE
 static_assert(offsetof(struct attribute_group, attrs) == 3 * sizeof(void *));
-static_assert(offsetof(struct attribute_group, bin_attrs) == 4 * sizeof(void *));
 static_assert(sizeof(struct attribute_group) == 5 * sizeof(void *));
 #endif
 
@@ -148,21 +140,8 @@ void ru_rcu_read_unlock(void) { rcu_read_unlock(); }
 bool ru_in_nmi(void) { return in_nmi(); }
 bool ru_irqs_disabled(void) { return irqs_disabled(); }
 bool ru_in_task(void) { return in_task(); }
-/*
- * Whether the caller may sleep, as far as the kernel can tell: task context,
- * interrupts on, no preemption-disabling lock held (seen only where the
- * preempt count is kept) and outside an RCU read-side section.
- */
-bool ru_may_sleep(void)
-{
-	if (!in_task() || irqs_disabled() || rcu_preempt_depth())
-		return false;
-#ifdef CONFIG_PREEMPT_COUNT
-	if (preempt_count())
-		return false;
-#endif
-	return true;
-}
+/* Task context (no irq/softirq/NMI bits), no preemption-disabling lock where counted. */
+bool ru_may_sleep(void) { return !preempt_count() && !irqs_disabled() && !rcu_preempt_depth(); }
 void ru_mdelay(unsigned int ms) { mdelay(ms); }
 unsigned long ru_local_irq_save(void) { unsigned long f; local_irq_save(f); return f; }
 void ru_local_irq_restore(unsigned long flags) { local_irq_restore(flags); }

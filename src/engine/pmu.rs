@@ -237,6 +237,15 @@ impl<R: Backend> BoxState<R> {
         c.held.is_some() && self.ty.special.helper_device()
     }
 
+    /// Starts again the slots `which` picks whose start was kept.
+    fn start_kept(&self, at: At<'_>, inner: &mut BoxInner, which: impl Fn(&Cfg) -> bool) {
+        for k in 0..MAX_SLOTS {
+            if inner.cfg[k].is_some_and(|c| c.resume && which(&c)) {
+                self.start_one(at, inner, k);
+            }
+        }
+    }
+
     /// Programs and starts slot `k`.
     fn start_one(&self, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
@@ -279,12 +288,22 @@ impl<R: Backend> BoxState<R> {
         self.apply_run(at, inner);
     }
 
-    /// Stops every slot for its box going away or being initialised,
-    /// their last counts taken; each keeps its start for when the box is
-    /// back ([`control::keeps_start`]).
-    fn stop_all_keeping(&self, irq: &IrqsOff, at: At<'_>, inner: &mut BoxInner) {
+    /// Stops the slots `which` picks for what they count on going away or
+    /// being initialised (the box, or its match/mask device), their last
+    /// counts taken; each keeps its start for when it is back
+    /// ([`control::keeps_start`]).
+    fn stop_all_keeping(
+        &self,
+        irq: &IrqsOff,
+        at: At<'_>,
+        inner: &mut BoxInner,
+        which: impl Fn(&Cfg) -> bool,
+    ) {
         for k in 0..MAX_SLOTS {
-            let was = inner.cfg[k].is_some_and(|c| control::keeps_start(c.started, c.resume));
+            let Some(c) = inner.cfg[k].filter(|c| which(c)) else {
+                continue;
+            };
+            let was = control::keeps_start(c.started, c.resume);
             self.stop_one(irq, at, inner, k);
             if let Some(c) = inner.cfg[k].as_mut() {
                 c.resume = was;
@@ -474,7 +493,7 @@ impl<R: Backend> UncorePmu<R> {
         with_locked(&b.inner, |inner, irq| {
             inner.gone = true;
             inner.init_failed = false;
-            b.stop_all_keeping(irq, At::Any(pkg), inner);
+            b.stop_all_keeping(irq, At::Any(pkg), inner, |_| true);
         });
     }
 
@@ -486,17 +505,7 @@ impl<R: Backend> UncorePmu<R> {
         let Some(b) = self.boxes.get(pkg) else { return };
         with_locked(&b.inner, |inner, irq| {
             inner.helper_gone = true;
-            for k in 0..MAX_SLOTS {
-                let Some(c) = inner.cfg[k] else { continue };
-                if !b.needs_helper(&c) {
-                    continue;
-                }
-                let was = control::keeps_start(c.started, c.resume);
-                b.stop_one(irq, At::Any(pkg), inner, k);
-                if let Some(c) = inner.cfg[k].as_mut() {
-                    c.resume = was;
-                }
-            }
+            b.stop_all_keeping(irq, At::Any(pkg), inner, |c| b.needs_helper(c));
         });
     }
 
@@ -509,11 +518,7 @@ impl<R: Backend> UncorePmu<R> {
         };
         with_locked(&b.inner, |inner, _| {
             inner.helper_gone = false;
-            for k in 0..MAX_SLOTS {
-                if inner.cfg[k].is_some_and(|c| c.resume && b.needs_helper(&c)) {
-                    b.start_one(At::Any(pkg), inner, k);
-                }
-            }
+            b.start_kept(At::Any(pkg), inner, |c| b.needs_helper(c));
             inner.any_started()
         })
     }
@@ -583,18 +588,14 @@ impl<R: Backend> UncorePmu<R> {
         let helper_gone = self.helper_missing(pkg);
         with_locked(&b.inner, |inner, irq| {
             inner.helper_gone = helper_gone;
-            b.stop_all_keeping(irq, at, inner);
+            b.stop_all_keeping(irq, at, inner, |_| true);
             let ops = program::box_init(self.ty, self.index);
             let r = self.ctx.exec(at, self.ty, self.index, &ops);
             inner.applied = program::run_key_after_init(self.ty);
             inner.init_failed = r.is_err();
             if r.is_ok() {
                 inner.gone = false;
-                for k in 0..MAX_SLOTS {
-                    if inner.cfg[k].is_some_and(|c| c.resume) {
-                        b.start_one(at, inner, k);
-                    }
-                }
+                b.start_kept(at, inner, |_| true);
                 b.apply_run(at, inner);
             }
             r.map(|()| inner.any_started())
