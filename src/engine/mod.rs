@@ -341,6 +341,25 @@ impl<R: Backend> Core<R> {
         })
     }
 
+    /// Does to package `pkg`'s poll timers what a step asks
+    /// ([`control::timers_in`]): cancels them (process context: the
+    /// cancel waits for a running callback), then starts those of the
+    /// boxes that count on the CPU named.
+    fn run_timers(&self, pkg: usize, t: control::Timers) {
+        if t.cancel {
+            for p in self.pmus.iter() {
+                p.ops().cancel_timer(pkg);
+            }
+        }
+        if let Some(cpu) = t.start_on.and_then(CpuId::from_u32) {
+            let _ = cpu::run_on(cpu, &|_| {
+                for p in self.pmus.iter() {
+                    p.ops().restart_timer(pkg);
+                }
+            });
+        }
+    }
+
     /// Runs the steps of transition `t` of package `pkg`
     /// ([`control::plan`]), under the control lock. `role` is the PCI
     /// function a plug or unplug is for, `bind` binds it.
@@ -362,17 +381,15 @@ impl<R: Backend> Core<R> {
             // which the move does not carry.
             self.ctx
                 .set_home(pkg, control::home_after(s, self.ctx.home(pkg)));
+            self.run_timers(pkg, control::timers_in(s));
             match s {
                 Step::Unpublish => slot.store(-1, Ordering::Release),
                 Step::Publish { cpu } => {
                     slot.store(i32::try_from(cpu).unwrap_or(-1), Ordering::Release)
                 }
                 Step::RefreshCpumasks => self.refresh_cpumasks(),
-                Step::CancelTimers => {
-                    for p in self.pmus.iter() {
-                        p.ops().cancel_timer(pkg);
-                    }
-                }
+                // Done above ([`control::timers_in`]).
+                Step::CancelTimers | Step::RestartTimers { .. } => {}
                 Step::StartGlobal { cpu } => {
                     let Some(cpu) = CpuId::from_u32(cpu) else {
                         continue;
@@ -431,28 +448,6 @@ impl<R: Backend> Core<R> {
                             pr_warn!("{}: events not moved: {:?}\n", p.ops().name(), e);
                         }
                     }
-                }
-                Step::RestartTimers { cpu } => {
-                    // A box that counts has its poll timer on the new
-                    // collector, whatever perf's moves started. Cancelled
-                    // here first (process context: the cancel waits for a
-                    // running callback), then started there: a timer that
-                    // perf's moves restarted while its callback ran on the
-                    // old collector stays on that CPU (an hrtimer cannot
-                    // change CPUs while its callback runs), and when that
-                    // CPU is gone it would fire on another package and
-                    // stop, leaving the box unpolled.
-                    let Some(cpu) = CpuId::from_u32(cpu) else {
-                        continue;
-                    };
-                    for p in self.pmus.iter() {
-                        p.ops().cancel_timer(pkg);
-                    }
-                    let _ = cpu::run_on(cpu, &|_| {
-                        for p in self.pmus.iter() {
-                            p.ops().restart_timer(pkg);
-                        }
-                    });
                 }
                 Step::ParkBoxes => self.on_package(pkg, |on| {
                     for p in self.pmus.iter() {

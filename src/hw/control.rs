@@ -158,6 +158,53 @@ pub const fn adds_on(home: Option<u32>, cpu: u32) -> bool {
     }
 }
 
+/// What a step does to the package's poll timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Timers {
+    /// Cancel them first (from the control thread: the cancel waits for a
+    /// running callback).
+    pub cancel: bool,
+    /// Then start, on this CPU, those of the boxes where an event counts
+    /// and whose timer is not active.
+    pub start_on: Option<u32>,
+}
+
+/// What step `s` does to the package's poll timers ([`Timers`]): cancelled
+/// before a hand-over moves the events, then cancelled again and started on
+/// the new collector once they moved. The second cancel is what moves a
+/// timer that perf's `add` on the new collector started while its callback
+/// ran on the old one: an hrtimer stays on its CPU while its callback runs,
+/// so such a timer is still there, active, and would go with that CPU to
+/// another package, where it stops, leaving the box unpolled. The engine
+/// runs what this returns, and so does the host model.
+///
+/// # Examples
+///
+/// ```
+/// use uncore_core::hw::control::{timers_in, Step, Timers};
+///
+/// let t = timers_in(Step::RestartTimers { cpu: 1 });
+/// assert_eq!(t, Timers { cancel: true, start_on: Some(1) });
+/// assert!(timers_in(Step::CancelTimers).cancel);
+/// assert_eq!(timers_in(Step::Publish { cpu: 1 }).start_on, None);
+/// ```
+pub const fn timers_in(s: Step) -> Timers {
+    match s {
+        Step::CancelTimers => Timers {
+            cancel: true,
+            start_on: None,
+        },
+        Step::RestartTimers { cpu } => Timers {
+            cancel: true,
+            start_on: Some(cpu),
+        },
+        _ => Timers {
+            cancel: false,
+            start_on: None,
+        },
+    }
+}
+
 /// One step of a transition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
@@ -264,10 +311,15 @@ impl Plan {
 pub fn plan(t: Transition, v: View) -> Plan {
     use Step::*;
     match t {
-        // The package's first CPU starts its uncore, then is published.
+        // The package's first CPU starts its uncore, then is published. An
+        // event installed there after the start but before the boxes'
+        // initialisation (opened before the package's last CPU went, that
+        // CPU back since) may have had its start kept: it counts from the
+        // initialisation on, and its box is polled there.
         Transition::Online { cpu } if v.collector.is_none() && !v.unloading => Plan::new(&[
             StartGlobal { cpu },
             InitBoxes(Boxes::Present),
+            RestartTimers { cpu },
             Publish { cpu },
             RefreshCpumasks,
         ]),
