@@ -20,7 +20,7 @@
 
 use super::backend::{At, Backend, StallPoint};
 use super::Ctx;
-use crate::hw::control;
+use crate::hw::control::{Start, StartMove};
 use crate::hw::desc::BoxType;
 use crate::hw::encode::{encode, Attr, Encoded, Kind};
 use crate::hw::live;
@@ -59,11 +59,8 @@ struct Cfg {
     held: Option<Choice>,
     /// Its counter.
     ctr: Ctr,
-    /// Counting (between `start` and `stop`).
-    started: bool,
-    /// Started by perf while the box's device was gone (or counting when
-    /// it went): counts again once the device is back and initialised.
-    resume: bool,
+    /// Counting, or its start kept for when the box's device is back.
+    start: Start,
 }
 
 /// The configuration of one box (one PMU on one package), under its lock.
@@ -93,7 +90,7 @@ impl BoxInner {
         self.cfg
             .iter()
             .flatten()
-            .filter(|c| c.started)
+            .filter(|c| c.start.started)
             .fold(0, |m, c| {
                 m | match c.ctr {
                     Ctr::General(j) => 1 << j,
@@ -104,7 +101,7 @@ impl BoxInner {
     }
 
     fn any_started(&self) -> bool {
-        self.cfg.iter().flatten().any(|c| c.started)
+        self.cfg.iter().flatten().any(|c| c.start.started)
     }
 }
 
@@ -240,7 +237,7 @@ impl<R: Backend> BoxState<R> {
     /// Starts again the slots `which` picks whose start was kept.
     fn start_kept(&self, at: At<'_>, inner: &mut BoxInner, which: impl Fn(&Cfg) -> bool) {
         for k in 0..MAX_SLOTS {
-            if inner.cfg[k].is_some_and(|c| c.resume && which(&c)) {
+            if inner.cfg[k].is_some_and(|c| c.start.resume && which(&c)) {
                 self.start_one(at, inner, k);
             }
         }
@@ -249,14 +246,16 @@ impl<R: Backend> BoxState<R> {
     /// Programs and starts slot `k`.
     fn start_one(&self, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
-        if c.started {
-            return;
-        }
-        if inner.gone || (inner.helper_gone && self.needs_helper(&c)) {
-            // Counts once the device is back (`init_box`, `init_helper`).
-            c.resume = true;
-            inner.cfg[k] = Some(c);
-            return;
+        let away = inner.gone || (inner.helper_gone && self.needs_helper(&c));
+        match c.start.start(away) {
+            StartMove::Counting => return,
+            StartMove::Keep => {
+                // Counts once the device is back (`init_box`, `init_helper`).
+                c.start = Start::KEPT;
+                inner.cfg[k] = Some(c);
+                return;
+            }
+            StartMove::Arm => {}
         }
         let t = self.ty;
         if !matches!(c.ctr, Ctr::Free(_)) {
@@ -282,8 +281,7 @@ impl<R: Backend> BoxState<R> {
             return;
         };
         self.live[k].start(code, now);
-        c.started = true;
-        c.resume = false;
+        c.start = Start::COUNTING;
         inner.cfg[k] = Some(c);
         self.apply_run(at, inner);
     }
@@ -291,7 +289,7 @@ impl<R: Backend> BoxState<R> {
     /// Stops the slots `which` picks for what they count on going away or
     /// being initialised (the box, or its match/mask device), their last
     /// counts taken; each keeps its start for when it is back
-    /// ([`control::keeps_start`]).
+    /// ([`Start::stop_keeping`]).
     fn stop_all_keeping(
         &self,
         irq: &IrqsOff,
@@ -303,10 +301,10 @@ impl<R: Backend> BoxState<R> {
             let Some(c) = inner.cfg[k].filter(|c| which(c)) else {
                 continue;
             };
-            let was = control::keeps_start(c.started, c.resume);
+            let kept = c.start.stop_keeping();
             self.stop_one(irq, at, inner, k);
             if let Some(c) = inner.cfg[k].as_mut() {
-                c.resume = was;
+                c.start = kept;
             }
         }
     }
@@ -314,9 +312,10 @@ impl<R: Backend> BoxState<R> {
     /// Stops slot `k`, adding its last counts to its event.
     fn stop_one(&self, irq: &IrqsOff, at: At<'_>, inner: &mut BoxInner, k: usize) {
         let Some(mut c) = inner.cfg[k] else { return };
-        c.resume = false;
+        let (stopped, armed) = c.start.stop();
+        c.start = stopped;
         inner.cfg[k] = Some(c);
-        if !c.started {
+        if !armed {
             return;
         }
         if !matches!(c.ctr, Ctr::Free(_)) {
@@ -331,8 +330,6 @@ impl<R: Backend> BoxState<R> {
         let code = c.ctr.code();
         let d = self.live[k].stop(self.width(code), || self.read(at, code));
         self.events.with(irq, k, |ev| ev.add_count(d));
-        c.started = false;
-        inner.cfg[k] = Some(c);
         self.apply_run(at, inner);
     }
 
@@ -877,7 +874,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
             if k != free && c.ctr != to {
                 // (An event started while the box is gone counts once it
                 // is back: it is started again as if counting.)
-                restart[k] = c.started || c.resume;
+                restart[k] = c.start.keeps();
                 b.stop_one(irq, at, &mut inner, k);
                 if let Some(mut c) = inner.cfg[k] {
                     c.ctr = to;
@@ -892,8 +889,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
             counters: enc.counters,
             held,
             ctr,
-            started: false,
-            resume: false,
+            start: Start::default(),
         });
         b.live[free].claim(ev.id().as_usize());
         for (k, r) in restart.iter().enumerate() {

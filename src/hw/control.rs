@@ -361,5 +361,8 @@ pub fn plan(t: Transition, v: View) -> Plan {
     }
 }
 
+mod start;
+pub use start::{Start, StartMove};
+
 #[cfg(test)]
 mod tests;

@@ -13,9 +13,10 @@
 //! engine takes only on the CPU that holds the package's events
 //! ([`home_after`], [`adds_on`]).
 //!
-//! The model mirrors the engine's box operations (`init_box`, `retire`,
-//! `start_one`, `stop_one`, the lock-free read), asking what a stopped
-//! event keeps the engine's way ([`keeps_start`]): a counter is armed by a
+//! The model's box operations follow the engine's (`init_box`, `retire`,
+//! `start_one`, `stop_one`, the lock-free read) and take the same
+//! decisions, [`Start`]'s (what a start does, what a stop keeps): a
+//! counter is armed by a
 //! start on a bound function, ticks while armed, bound and not parked;
 //! a box initialisation resets it, unless its write fails (the function
 //! unbound, or bound again broken: a plug whose box initialisation fails);
@@ -107,8 +108,7 @@ enum Ev {
 /// The box's slot of the event (the engine's `Cfg` and `live::Slot`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Slot {
-    started: bool,
-    resume: bool,
+    st: Start,
     /// The counter value last observed, while armed.
     prev: Option<u8>,
 }
@@ -201,31 +201,31 @@ impl M {
     /// `start_one`: arms the counter, or keeps the start for the plug.
     fn start_one(&mut self) {
         let Some(mut s) = self.slot else { return };
-        if s.started {
-            return;
-        }
-        if self.gone {
-            s.resume = true;
-        } else if self.bound {
+        match s.st.start(self.gone) {
+            StartMove::Counting => return,
+            StartMove::Keep => s.st = Start::KEPT,
             // The event's enable written, its first value read.
-            self.armed = true;
-            s.prev = Some(self.hw);
-            s.started = true;
+            StartMove::Arm if self.bound => {
+                self.armed = true;
+                s.prev = Some(self.hw);
+                s.st = Start::COUNTING;
+            }
+            // On an unbound function that is not marked gone the write
+            // fails: the start is lost.
+            StartMove::Arm => {}
         }
-        // On an unbound function that is not marked gone the write fails:
-        // the start is lost.
         self.slot = Some(s);
     }
 
     /// `stop_one`: disarms the counter and takes its last count.
     fn stop_one(&mut self) {
         let Some(mut s) = self.slot else { return };
-        s.resume = false;
-        if s.started {
+        let (stopped, armed) = s.st.stop();
+        s.st = stopped;
+        if armed {
             self.armed = false;
             self.observe(&mut s);
             s.prev = None;
-            s.started = false;
         }
         self.slot = Some(s);
     }
@@ -242,11 +242,7 @@ impl M {
     /// `init_box`: started events stopped (counts taken), the box reset,
     /// then the started and kept ones started again.
     fn init_box(&mut self) {
-        let was = self.slot.is_some_and(|s| keeps_start(s.started, s.resume));
-        self.stop_one();
-        if let Some(s) = self.slot.as_mut() {
-            s.resume = was;
-        }
+        self.stop_keeping();
         if !self.bound || self.broken {
             // The box-init write fails: the box stays as it was.
             return;
@@ -254,8 +250,20 @@ impl M {
         self.hw = 0;
         self.armed = false;
         self.gone = false;
-        if self.slot.is_some_and(|s| s.resume) {
+        if self.slot.is_some_and(|s| s.st.resume) {
             self.start_one();
+        }
+    }
+
+    /// The engine's `stop_all_keeping`: stopped, its start kept
+    /// ([`Start::stop_keeping`]).
+    fn stop_keeping(&mut self) {
+        let Some(kept) = self.slot.map(|s| s.st.stop_keeping()) else {
+            return;
+        };
+        self.stop_one();
+        if let Some(s) = self.slot.as_mut() {
+            s.st = kept;
         }
     }
 
@@ -267,8 +275,7 @@ impl M {
             return;
         }
         self.slot = Some(Slot {
-            started: false,
-            resume: false,
+            st: Start::default(),
             prev: None,
         });
         self.start_one();
@@ -289,7 +296,7 @@ impl M {
 
     /// Whether an event of the box is started (`any_started`).
     fn any_started(&self) -> bool {
-        self.slot.is_some_and(|s| s.started)
+        self.slot.is_some_and(|s| s.st.started)
     }
 
     /// Whether step `s` can run now: a timer cancel waits for a running
@@ -365,11 +372,7 @@ impl M {
             }
             Step::Retire => {
                 self.gone = true;
-                let was = self.slot.is_some_and(|s| keeps_start(s.started, s.resume));
-                self.stop_one();
-                if let Some(s) = self.slot.as_mut() {
-                    s.resume = was;
-                }
+                self.stop_keeping();
             }
             Step::Unbind => {
                 self.bound = false;
@@ -614,8 +617,8 @@ fn check(m: &M, last: bool, o: &mut Outcome) {
     o.unmarked += usize::from(!m.bound && !m.gone);
     if m.quiescent() {
         if let Ev::Open { cpu, on: true } = m.ev {
-            let counts = m.slot.is_some_and(|s| s.started) && m.armed;
-            let kept = m.slot.is_some_and(|s| s.resume);
+            let counts = m.slot.is_some_and(|s| s.st.started) && m.armed;
+            let kept = m.slot.is_some_and(|s| s.st.resume);
             // An event whose `add` was refused is held unscheduled by perf,
             // which reports it not counted: nothing is counted silently.
             let scheduled = m.slot.is_some();
