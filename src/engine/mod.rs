@@ -30,7 +30,7 @@ pub(crate) use sim::Sim;
 use crate::hw::control::{self, Step};
 use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::pci::Role;
-use crate::hw::pmi_claim::PmiWord;
+use crate::hw::pmi_claim::{self, PmiWord};
 use crate::hw::program::{self, GlobalState};
 use crate::sys::cpu::{self, CpuId, OnPackage};
 use crate::sys::cpuhp::{self, HotplugOps};
@@ -245,16 +245,7 @@ impl<R: Backend> Ctx<R> {
         let Some(a) = self.pmi.get(pkg) else {
             return false;
         };
-        let core = cpu.core_id();
-        let claim = |v: u64| PmiWord::from_bits(v).claim(core).map(PmiWord::bits);
-        // Entitled, then the status (asked once: the simulation's is taken
-        // by reading it), then the claim from the word as it is then. The
-        // word changes only by hand-overs and other claims: the
-        // compare-and-swap settles in a few attempts.
-        claim(a.load(Ordering::Acquire)).is_some()
-            && pending()
-            && a.fetch_update(Ordering::AcqRel, Ordering::Acquire, claim)
-                .is_ok()
+        pmi_claim::claim(a, cpu.core_id(), pending)
     }
 
     /// The online CPU of package `pkg` whose core has rank `rank` (the

@@ -18,9 +18,10 @@
 //! Target, previous core and window are one word ([`PmiWord`]), changed
 //! only by compare-and-swap from the value a decision was made on: an
 //! NMI's claim and a hand-over never see each other half done. The
-//! functions here are pure; the engine keeps the word in an atomic, and
-//! the host tests explore every interleaving of hand-overs, overflows and
-//! NMIs over it (`pmi_claim/tests.rs`).
+//! functions here are pure but for [`claim`], which runs the claim's steps
+//! ([`Claim`]) over the atomic the engine keeps the word in; the host
+//! tests run the same steps and explore every interleaving of hand-overs,
+//! overflows and NMIs over them (`pmi_claim/tests.rs`).
 
 /// Claims the core named before a hand-over may still make once
 /// `pmi_core_sel` names the new one: the NMIs on their way to it carry
@@ -191,6 +192,115 @@ impl PmiWord {
             return Some(Self::make(target, previous, left, self.generation()));
         }
         None
+    }
+}
+
+/// The package's claim word as an NMI's claim uses it: a load, and a
+/// compare-and-swap that gives the word it found when it fails.
+pub trait Word {
+    /// The word now.
+    fn load(&self) -> PmiWord;
+    /// Replaces `old` by `new`, if the word is still `old`.
+    fn swap(&self, old: PmiWord, new: PmiWord) -> Result<(), PmiWord>;
+}
+
+impl Word for core::sync::atomic::AtomicU64 {
+    fn load(&self) -> PmiWord {
+        PmiWord(self.load(core::sync::atomic::Ordering::Acquire))
+    }
+
+    fn swap(&self, old: PmiWord, new: PmiWord) -> Result<(), PmiWord> {
+        use core::sync::atomic::Ordering::{AcqRel, Acquire};
+        self.compare_exchange(old.0, new.0, AcqRel, Acquire)
+            .map(|_| ())
+            .map_err(PmiWord)
+    }
+}
+
+/// Where an NMI's claim of its package's PMI stands. The engine runs the
+/// steps one after the other ([`claim`]); the host tests interleave them
+/// with other cores' steps and a hand-over's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Claim {
+    /// Load the word and decide whether the core is entitled.
+    Load,
+    /// Entitled by the word it loaded: ask whether a PMI is pending (asked
+    /// once: the simulation's status is taken by reading it).
+    Pending(PmiWord),
+    /// A PMI is pending: replace the word (as last seen) by the claimed
+    /// one; if it changed meanwhile (a hand-over, another core's claim),
+    /// decide again from the word found.
+    Swap(PmiWord),
+    /// Claimed.
+    Claimed,
+    /// Not this core's (now).
+    NotEntitled,
+    /// No PMI pending.
+    NothingPending,
+}
+
+impl Claim {
+    /// The next step of the claim by an NMI on `core`; `pending` is asked
+    /// at [`Claim::Pending`] only.
+    pub fn step(self, word: &impl Word, core: u32, pending: impl FnOnce() -> bool) -> Claim {
+        match self {
+            Claim::Load => {
+                let w = word.load();
+                match w.claim(core) {
+                    Some(_) => Claim::Pending(w),
+                    None => Claim::NotEntitled,
+                }
+            }
+            Claim::Pending(w) => match pending() {
+                true => Claim::Swap(w),
+                false => Claim::NothingPending,
+            },
+            Claim::Swap(w) => match w.claim(core) {
+                Some(n) => match word.swap(w, n) {
+                    Ok(()) => Claim::Claimed,
+                    Err(now) => Claim::Swap(now),
+                },
+                None => Claim::NotEntitled,
+            },
+            done => done,
+        }
+    }
+
+    /// Whether the claim ended, and if so whether it took the PMI.
+    pub const fn done(self) -> Option<bool> {
+        match self {
+            Claim::Claimed => Some(true),
+            Claim::NotEntitled | Claim::NothingPending => Some(false),
+            Claim::Load | Claim::Pending(_) | Claim::Swap(_) => None,
+        }
+    }
+}
+
+/// Whether an NMI on `core` takes its package's PMI: `core` is entitled to
+/// it by the word, `pending()` (asked once, only then) says a PMI is
+/// pending, and the claim's swap succeeds. Lock-free (NMI context): the
+/// word changes only by hand-overs and other claims, so the swap settles
+/// in a few attempts.
+///
+/// # Examples
+///
+/// ```
+/// use core::sync::atomic::AtomicU64;
+/// use uncore_core::hw::pmi_claim::{claim, PmiWord};
+///
+/// let word = AtomicU64::new(PmiWord::NONE.aimed(Some(3)).bits());
+/// assert!(claim(&word, 3, || true));
+/// assert!(!claim(&word, 3, || false));
+/// assert!(!claim(&word, 5, || true));
+/// ```
+pub fn claim(word: &impl Word, core: u32, pending: impl FnOnce() -> bool) -> bool {
+    let mut pending = Some(pending);
+    let mut c = Claim::Load;
+    loop {
+        c = c.step(word, core, || pending.take().is_some_and(|p| p()));
+        if let Some(took) = c.done() {
+            return took;
+        }
     }
 }
 

@@ -31,7 +31,8 @@
 //! claimed the PMI first (the kernel calls it "NMI received for unknown
 //! reason").
 
-use super::{PmiWord, WINDOW};
+use super::{Claim, PmiWord, Word, WINDOW};
+use core::cell::Cell;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::io::Write;
@@ -102,34 +103,48 @@ impl Protocol for OneWord {
     }
 
     fn handler(mem: &mut PmiWord, pc: u8, local: &mut u64, core: u32, pending: bool) -> Step {
-        match pc {
-            // Load the word; decide.
-            0 => {
-                *local = mem.bits();
-                match mem.claim(core) {
-                    Some(_) => Step::Next(1),
-                    None => Step::NotEntitled,
-                }
-            }
-            // The PMI status.
-            1 => match pending {
-                true => Step::Next(2),
-                false => Step::NothingPending,
-            },
-            // Compare-and-swap from the word decided on; on a change, decide
-            // again.
-            2 => {
-                let w = PmiWord::from_bits(*local);
-                match (mem.bits() == *local, w.claim(core)) {
-                    (true, Some(n)) => {
-                        *mem = n;
-                        Step::Claim(3)
-                    }
-                    _ => Step::Next(0),
-                }
-            }
+        // The engine's own steps ([`Claim`]), one per move: the handler's
+        // step counter and memory hold where the claim stands.
+        let at = match pc {
+            0 => Claim::Load,
+            1 => Claim::Pending(PmiWord::from_bits(*local)),
+            2 => Claim::Swap(PmiWord::from_bits(*local)),
             // The work: the walk clears the status.
-            _ => Step::Cleared,
+            _ => return Step::Cleared,
+        };
+        let word = Cell::new(*mem);
+        let next = at.step(&word, core, || pending);
+        *mem = word.get();
+        match next {
+            Claim::Load => Step::Next(0),
+            Claim::Pending(w) => {
+                *local = w.bits();
+                Step::Next(1)
+            }
+            Claim::Swap(w) => {
+                *local = w.bits();
+                Step::Next(2)
+            }
+            Claim::Claimed => Step::Claim(3),
+            Claim::NotEntitled => Step::NotEntitled,
+            Claim::NothingPending => Step::NothingPending,
+        }
+    }
+}
+
+/// The model's word: plain memory, each step atomic.
+impl Word for Cell<PmiWord> {
+    fn load(&self) -> PmiWord {
+        self.get()
+    }
+
+    fn swap(&self, old: PmiWord, new: PmiWord) -> Result<(), PmiWord> {
+        match self.get() == old {
+            true => {
+                self.set(new);
+                Ok(())
+            }
+            false => Err(self.get()),
         }
     }
 }
