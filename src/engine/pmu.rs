@@ -27,9 +27,10 @@ use crate::hw::live;
 use crate::hw::pci::Role;
 use crate::hw::poll;
 use crate::hw::program::{self, CounterRegs, Ctr};
+use crate::hw::ratelimit::{RateLimit, Verdict};
 use crate::hw::sched::Schedule;
 use crate::hw::shared::{Choice, Shared};
-use crate::sys::cpu::{CpuId, IrqsOff, OnPackage};
+use crate::sys::cpu::{self, CpuId, IrqsOff, OnPackage};
 use crate::sys::cpumask::CpuMask;
 use crate::sys::hrtimer::{Timer, TimerHandler};
 #[cfg(feature = "sim")]
@@ -396,6 +397,8 @@ pub(crate) struct UncorePmu<R: Backend> {
     interval_ns: u64,
     /// The collectors of the packages where the box is present.
     cpumask: CpuMask,
+    /// The kernel-log lines of its refusals (any user can ask for them).
+    refusals: RateLimit,
 }
 
 impl<R: Backend> UncorePmu<R> {
@@ -423,6 +426,7 @@ impl<R: Backend> UncorePmu<R> {
             timers,
             interval_ns: poll::interval_ns(ty),
             cpumask: CpuMask::new()?,
+            refusals: RateLimit::new(),
         };
         pmu.refresh_cpumask();
         Ok(pmu)
@@ -688,8 +692,15 @@ impl<R: Backend> UncorePmu<R> {
         }
     }
 
+    /// Says in the kernel log why an event is refused, at most
+    /// [`crate::hw::ratelimit::BURST`] lines per interval ([`RateLimit`]).
     fn refuse(&self, why: core::fmt::Arguments<'_>) -> Error {
-        crate::sys::pr_dbg!("{}: event refused: {}\n", self.name(), why);
+        if let Verdict::Print { missed } = self.refusals.check(cpu::now_ns()) {
+            if missed > 0 {
+                crate::sys::pr_dbg!("{}: {} event refusals not logged\n", self.name(), missed);
+            }
+            crate::sys::pr_dbg!("{}: event refused: {}\n", self.name(), why);
+        }
         EINVAL
     }
 

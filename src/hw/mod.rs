@@ -42,6 +42,7 @@ pub mod platforms;
 pub mod pmi_claim;
 pub mod poll;
 pub mod program;
+pub mod ratelimit;
 pub mod sched;
 pub mod shared;
 pub mod special;

@@ -9,6 +9,8 @@
  *   --sample N     a sampling event with period N
  *   --exclude-user set exclude_user
  *   --type N       use this attr.type instead of the PMU's
+ *   --repeat N     open (and close) the first event N - 1 times before
+ *                  (the log-flood test)
  *   -- CONFIG...   more events opened as members of the first one's group
  * Prints "ok" when every open succeeded, else the first failure's errno
  * name (e.g. EINVAL) and the index of the event that failed.
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
 	int cpu = 0, pid = -1, fd, leader = -1, i, n = 0;
 	unsigned int type;
 	int type_override = -1;
+	long repeat = 1, r;
 	FILE *f;
 
 	if (argc < 3) {
@@ -78,10 +81,17 @@ int main(int argc, char **argv)
 			base.exclude_user = 1;
 		else if (!strcmp(argv[i], "--type") && i + 1 < argc)
 			type_override = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			repeat = atol(argv[++i]);
 	}
 	base.type = type_override >= 0 ? (unsigned int)type_override : type;
 	a = base;
 	parse_config(argv[2], &a);
+	for (r = 1; r < repeat; r++) {
+		fd = syscall(__NR_perf_event_open, &a, pid, cpu, -1, 0);
+		if (fd >= 0)
+			close(fd);
+	}
 	fd = syscall(__NR_perf_event_open, &a, pid, cpu, -1, 0);
 	if (fd < 0) {
 		printf("%s 0\n", errname(errno));
