@@ -474,12 +474,12 @@ impl<R: Backend> Core<R> {
                         if o.init_helper(pkg) {
                             let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
                         }
-                    } else if matches!(role, Some(Role::Box { .. })) {
+                    } else if let Some(r @ Role::Box { .. }) = role {
                         // A box without a PMU (its functions were all
                         // absent at load).
                         pr_info!(
-                            "{:?} of package {} appeared after load; reload the module to use it\n",
-                            role,
+                            "{} of package {} appeared after load; reload the module to use it\n",
+                            r,
                             pkg
                         );
                     }
@@ -519,7 +519,7 @@ impl<R: Backend> Core<R> {
         }
         self.run(pkg, control::Transition::Unplug, Some(role), || Ok(()))?;
         pr_info!(
-            "{:?} of package {} removed; its events stopped with their last counts\n",
+            "{} of package {} removed; its events stopped with their last counts\n",
             role,
             pkg
         );

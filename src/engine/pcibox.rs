@@ -239,7 +239,7 @@ impl BusMap {
     ) -> Result<Self> {
         let mut phys = [None; 256];
         pci::bus_to_socket(uboxes, &mut phys).map_err(|e| {
-            pr_err!("cannot map uncore buses to sockets: {:?}\n", e);
+            pr_err!("cannot map uncore buses to sockets: {}\n", e);
             ENODEV
         })?;
         let mut map = [None; 256];

@@ -32,6 +32,18 @@ pub enum Role {
     Ubox,
 }
 
+impl core::fmt::Display for Role {
+    /// As the kernel log names it: "imc box 2", "QPI port 1's match/mask
+    /// device", "U-box device".
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Role::Box { ty, index } => write!(f, "{} box {}", ty.name(), index),
+            Role::QpiFilter { port } => write!(f, "QPI port {}'s match/mask device", port),
+            Role::Ubox => write!(f, "U-box device"),
+        }
+    }
+}
+
 /// One known PCI function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PciFn {
@@ -217,6 +229,23 @@ pub enum MapError {
     },
     /// The U-boxes disagree on `GIDNIDMAP`.
     MapsDisagree,
+}
+
+impl core::fmt::Display for MapError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MapError::NoUbox => write!(f, "no U-box device"),
+            MapError::NodeNotInMap { bus } => write!(
+                f,
+                "the U-box on bus {:#04x} has a node ID its GIDNIDMAP does not list",
+                bus
+            ),
+            MapError::DuplicateSocket { socket } => {
+                write!(f, "two U-boxes claim socket {}", socket)
+            }
+            MapError::MapsDisagree => write!(f, "the U-boxes' GIDNIDMAP registers disagree"),
+        }
+    }
 }
 
 /// Builds the bus to socket map from the U-box devices: each U-box's bus

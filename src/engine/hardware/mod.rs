@@ -175,13 +175,13 @@ fn detect() -> Result<&'static Platform> {
     }
     if id.hypervisor {
         pr_info!(
-            "running under a hypervisor, which does not expose the uncore; rust_uncore_sim.ko drives a simulated uncore instead, whose counters change only through its debugfs files\n"
+            "running under a hypervisor, which does not expose the uncore; no uncore PMUs\n"
         );
         return Err(ENODEV);
     }
     platforms::for_cpu(id.family, id.model).ok_or_else(|| {
         pr_info!(
-            "CPU family {} model {} has no supported uncore; rust_uncore_sim.ko drives a simulated uncore instead, whose counters change only through its debugfs files\n",
+            "CPU family {:#x} model {:#x} is not one of this module's platforms (the kernel's intel_uncore may support it); no uncore PMUs\n",
             id.family,
             id.model
         );

@@ -295,3 +295,24 @@ fn device_tables_match() {
     assert_eq!(got, want);
     assert_eq!(crate::hw::platforms::CPUS.len(), want.len());
 }
+
+#[test]
+fn kernel_log_names() {
+    // The kernel log names boxes and map errors in words, not in Rust's
+    // `Debug` form ("Box { ty: Imc, index: 2 }", "NoUbox").
+    use std::format;
+    let imc = Role::Box {
+        ty: crate::hw::desc::BoxKind::Imc,
+        index: 2,
+    };
+    assert_eq!(format!("{imc}"), "imc box 2");
+    assert_eq!(
+        format!("{}", Role::QpiFilter { port: 1 }),
+        "QPI port 1's match/mask device"
+    );
+    assert_eq!(format!("{}", MapError::NoUbox), "no U-box device");
+    assert_eq!(
+        format!("{}", MapError::NodeNotInMap { bus: 0x3f }),
+        "the U-box on bus 0x3f has a node ID its GIDNIDMAP does not list"
+    );
+}
