@@ -479,7 +479,7 @@ impl<R: Backend> Core<R> {
                         // absent at load).
                         pr_info!(
                             "{} of package {} appeared after load; reload the module to use it\n",
-                            r,
+                            format_args!("{}", r),
                             pkg
                         );
                     }
@@ -520,7 +520,7 @@ impl<R: Backend> Core<R> {
         self.run(pkg, control::Transition::Unplug, Some(role), || Ok(()))?;
         pr_info!(
             "{} of package {} removed; its events stopped with their last counts\n",
-            role,
+            format_args!("{}", role),
             pkg
         );
         Ok(())

@@ -239,7 +239,12 @@ impl BusMap {
     ) -> Result<Self> {
         let mut phys = [None; 256];
         pci::bus_to_socket(uboxes, &mut phys).map_err(|e| {
-            pr_err!("cannot map uncore buses to sockets: {}\n", e);
+            // (Through `format_args!`: the 7.x print macros take the
+            // kernel's own `Display`.)
+            pr_err!(
+                "cannot map uncore buses to sockets: {}\n",
+                format_args!("{}", e)
+            );
             ENODEV
         })?;
         let mut map = [None; 256];

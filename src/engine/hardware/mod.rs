@@ -174,9 +174,7 @@ fn detect() -> Result<&'static Platform> {
         return Err(ENODEV);
     }
     if id.hypervisor {
-        pr_info!(
-            "running under a hypervisor, which does not expose the uncore; no uncore PMUs\n"
-        );
+        pr_info!("running under a hypervisor, which does not expose the uncore; no uncore PMUs\n");
         return Err(ENODEV);
     }
     platforms::for_cpu(id.family, id.model).ok_or_else(|| {
