@@ -505,6 +505,8 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
 pub struct Registration<T: PmuOps> {
     #[pin]
     pmu: generic::Registration<Policy<T>>,
+    /// Its name, for the kernel log.
+    pmu_name: CString,
 }
 
 impl<T: PmuOps> Registration<T> {
@@ -533,7 +535,8 @@ impl<T: PmuOps> Registration<T> {
             let (f, e) = attrs.split_at(formats.len());
             Ok(generic::Registration::new(module, name, policy, f, e))
         });
-        try_pin_init!(Self { pmu <- pmu? }? Error)
+        let pmu_name = CString::try_from(name);
+        try_pin_init!(Self { pmu <- pmu?, pmu_name: pmu_name? }? Error)
     }
 
     /// The driver object.
@@ -578,8 +581,8 @@ impl<T: PmuOps> Registration<T> {
             }
             if !said {
                 pr_info!(
-                    "perf PMU type {}: waiting for {} event(s) to be closed before unregistering\n",
-                    self.pmu_type(),
+                    "{}: waiting for {} event(s) to be closed before unregistering\n",
+                    self.pmu_name.to_str().unwrap_or("perf PMU"),
                     n
                 );
                 said = true;

@@ -177,7 +177,7 @@ new=$(dmesg | tail -n +"$((before + 1))")
 echo "# reregister took $ms ms (waited: $waited); perf stat printed: $(tr '\n' ' ' </tmp/rr.out)"
 if [ "$waited" = 1 ]; then
 	check "the drop waited until perf closed its events (>= 1 s: $ms ms) and said so" \
-		sh -c "[ $ms -ge 1000 ] && echo \"\$1\" | grep -q 'waiting for [0-9]* event(s) to be closed'" sh "$new"
+		sh -c "[ $ms -ge 1000 ] && echo \"\$1\" | grep -q 'rust_test_[a-z]*: waiting for [0-9]* event(s) to be closed'" sh "$new"
 else
 	# Revoked: the events stopped counting at the drop, well before the 4 s.
 	total=$(awk -F, '$3 ~ /rust_test_clock/ { print $1 }' /tmp/rr.out)
