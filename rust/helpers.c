@@ -123,6 +123,8 @@ void ru_init_irq_work_hard(struct irq_work *work, void (*fn)(struct irq_work *))
 }
 
 void ru_send_nmi(unsigned int cpu) { __apic_send_IPI_mask(cpumask_of(cpu), NMI_VECTOR); }
+/* apic_write()'s static call is not exported; the `apic` it calls is. */
+void ru_apic_lvtpc_nmi(void) { if (boot_cpu_has(X86_FEATURE_APIC) && apic) apic->write(APIC_LVTPC, APIC_DM_NMI); }
 
 /* perf events. */
 bool ru_is_sampling_event(struct perf_event *ev) { return is_sampling_event(ev); }

@@ -217,6 +217,19 @@ impl<T: NmiHandler> PinnedDrop for Registration<T> {
     }
 }
 
+/// Unmasks this CPU's local APIC performance-counter interrupt (LVTPC) in
+/// NMI delivery mode, as the core PMU's handler does after each PMI: the
+/// APIC masks the entry when it delivers one, and no later PMI, core or
+/// uncore, reaches this CPU until it is unmasked. The core PMU's handler
+/// does it only while core events are active, so an uncore PMI's handler
+/// must too. A CPU without a local APIC gets no PMIs: nothing to do.
+pub fn rearm_pmi(_nmi: &InNmi) {
+    // SAFETY: Writes this CPU's own LVTPC (NMI context: no migration), if it has a local APIC,
+    // with the value the core PMU writes there at boot and in its own NMI handler (`APIC_DM_NMI`,
+    // unmasked). No memory is touched.
+    unsafe { bindings::ru_apic_lvtpc_nmi() }
+}
+
 /// Sends an NMI to online CPU `cpu`, which this module's registered
 /// handler claims (the simulation's way of raising an uncore PMI).
 /// `ENODEV` if no handler is registered or `cpu` is offline.

@@ -7,8 +7,9 @@
 //!
 //! - the module's device tables (its PCI and CPU aliases), from the core's
 //!   tables (`rust_uncore.ko` only);
-//! - the `sim=` module parameter and the register model's zeroed
-//!   allocation (`rust_uncore_sim.ko` only, `feature = "sim"`);
+//! - the module parameters: `pmi=`, and `sim=` (`rust_uncore_sim.ko`
+//!   only, `feature = "sim"`);
+//! - the register model's zeroed allocation (`rust_uncore_sim.ko` only);
 //! - the register handles of the core ([`hw::program::Msr`],
 //!   [`hw::program::CfgReg`], [`hw::pci::BarWindow`]) as the abstraction's
 //!   [`sys::msr::Register`], [`sys::pci::ConfigRegister`] and
@@ -26,7 +27,6 @@
 mod device_tables;
 #[cfg(feature = "sim")]
 pub(crate) mod model;
-#[cfg(feature = "sim")]
 pub(crate) mod params;
 mod registers;
 

@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rust_uncore's module parameter: 6.12's module! declares none, so it is
- * declared here. Its reader's Rust declaration is generated from this file
- * (rust/uncore/params_generated.rs, see Kbuild).
+ * rust_uncore's module parameters: 6.12's module! declares none, so they
+ * are declared here; rust/uncore/sim_params.c adds `sim=` for the
+ * simulation module. Their readers' Rust declarations are generated from
+ * this file (rust/uncore/params_generated.rs, see Kbuild).
  */
 #include <linux/moduleparam.h>
 
+static bool pmi = true;
+module_param(pmi, bool, 0444);
+MODULE_PARM_DESC(pmi, "Take counter overflow PMIs where the uncore raises them (Nehalem-EX, Westmere-EX); 0: never enable them, the poll timer alone keeps the counts (default 1)");
+
+int ru_param_pmi(void) { return pmi; }
+
+#ifdef RU_PARAM_SIM
 static char *sim;
 module_param(sim, charp, 0444);
 MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], an unknown platform fails the load with the list of names in the kernel log (pentiumd: a family 15 model 6 part without L3 EMON)");
 
 const char *ru_param_sim(void) { return sim; }
+#endif

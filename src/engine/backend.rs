@@ -109,6 +109,13 @@ pub(crate) trait Backend: Send + Sync + Sized + 'static {
     /// Whether an uncore PMI of this CPU's package is pending (NMI
     /// context, on the core the PMIs go to).
     fn pmi_pending(&self, ctx: &Ctx<Self>, nmi: &InNmi) -> bool;
+    /// Whether an uncore PMI of this CPU's package is pending, asked on a
+    /// core the PMIs are not aimed at, without taking it.
+    fn pmi_seen(&self, ctx: &Ctx<Self>, nmi: &InNmi) -> bool;
+    /// Unmasks this CPU's PMI delivery after it took an uncore PMI: the
+    /// local APIC masks its performance-counter entry (LVTPC) when it
+    /// delivers one.
+    fn rearm_pmi(&self, nmi: &InNmi);
     /// The simulation's own NMIs before the PMI check (the self-test's
     /// read): whether this one was such.
     fn test_nmi(&self, _nmi: &InNmi) -> bool {

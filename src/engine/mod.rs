@@ -16,6 +16,7 @@ mod backend;
 mod hardware;
 mod pcibox;
 mod pmi;
+mod pmi_route;
 mod pmu;
 mod register;
 #[cfg(feature = "sim")]
@@ -30,7 +31,6 @@ pub(crate) use sim::Sim;
 use crate::hw::control::{self, Step};
 use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::pci::Role;
-use crate::hw::pmi_claim::{self, PmiWord};
 use crate::hw::program::{self, GlobalState};
 use crate::sys::cpu::{self, CpuId, OnPackage};
 use crate::sys::cpuhp::{self, HotplugOps};
@@ -98,9 +98,10 @@ pub(crate) struct Ctx<R: Backend> {
     /// in process context only, never by the data plane.
     #[pin]
     control: Mutex<()>,
-    /// The PMI claim word of each package ([`PmiWord`]): the core
-    /// `pmi_core_sel` names, the one it named before and its window.
-    pmi: KVec<AtomicU64>,
+    /// Whether counters raise overflow PMIs ([`Ctx::pmis`]).
+    pmi_on: bool,
+    /// Where each package's PMIs go ([`pmi_route::Route`]).
+    pmi: KVec<pmi_route::Route>,
     /// PMI statistics.
     pub(crate) stats: Stats,
 }
@@ -188,71 +189,10 @@ impl<R: Backend> Ctx<R> {
         self.regs.stall(StallPoint::Park);
     }
 
-    /// Whether counters raise overflow PMIs on this platform.
+    /// Whether counters raise overflow PMIs: the platform's raise them and
+    /// `pmi=0` did not turn them off.
     pub(crate) fn pmis(&self) -> bool {
-        self.platform.global.raises_pmis()
-    }
-
-    /// The bit of `cpu`'s core in `pmi_core_sel`: the rank of its core ID
-    /// among the core IDs of its package.
-    pub(crate) fn core_index(cpu: CpuId) -> u32 {
-        let pkg = cpu.package();
-        let id = cpu.core_id();
-        let mut seen = [false; 64];
-        let mut rank = 0;
-        for c in CpuId::all().filter(|c| c.is_present() && c.package() == pkg) {
-            let k = c.core_id();
-            if k < id && (k as usize) < seen.len() && !seen[k as usize] {
-                seen[k as usize] = true;
-                rank += 1;
-            }
-        }
-        rank
-    }
-
-    /// Changes package `pkg`'s PMI claim word with `f` (compare-and-swap:
-    /// NMIs claim concurrently).
-    fn update_pmi_word(&self, pkg: usize, f: impl Fn(PmiWord) -> PmiWord) {
-        if let Some(a) = self.pmi.get(pkg) {
-            let _ = a.fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
-                Some(f(PmiWord::from_bits(v)).bits())
-            });
-        }
-    }
-
-    /// Aims package `pkg`'s PMIs at `cpu`'s core (its collector), before
-    /// `pmi_core_sel` is written: returns the bits to write. The core named
-    /// before keeps claiming until [`Ctx::pmis_moved`]. A core whose rank
-    /// is past the field gets no PMIs (0): polling alone keeps the counts
-    /// exact.
-    pub(crate) fn aim_pmis(&self, pkg: usize, cpu: CpuId) -> u64 {
-        let bit = self.platform.global.pmi_core_bit(Self::core_index(cpu));
-        let core = (bit != 0).then(|| cpu.core_id());
-        self.update_pmi_word(pkg, |w| w.aimed(core));
-        bit
-    }
-
-    /// `pmi_core_sel` of package `pkg` is written: the core it named
-    /// before gets its window of last claims ([`crate::hw::pmi_claim::WINDOW`]).
-    pub(crate) fn pmis_moved(&self, pkg: usize) {
-        self.update_pmi_word(pkg, PmiWord::moved);
-    }
-
-    /// Whether an NMI on `cpu` takes package `pkg`'s PMI: `cpu`'s core is
-    /// entitled to it by the claim word and `pending()` (asked once, only
-    /// then) says a PMI is pending. NMI context: lock-free.
-    pub(crate) fn claim_pmi(&self, pkg: usize, cpu: CpuId, pending: impl FnOnce() -> bool) -> bool {
-        let Some(a) = self.pmi.get(pkg) else {
-            return false;
-        };
-        pmi_claim::claim(a, cpu.core_id(), pending)
-    }
-
-    /// The online CPU of package `pkg` whose core has rank `rank` (the
-    /// simulation's PMI delivery).
-    #[cfg(feature = "sim")]
-    pub(crate) fn cpu_of_core(pkg: usize, rank: u32) -> Option<CpuId> {
-        CpuId::all().find(|&c| c.is_online() && c.package() == pkg && Self::core_index(c) == rank)
+        self.pmi_on
     }
 }
 
@@ -317,6 +257,26 @@ impl<R: Backend> Core<R> {
         cpu::without_irqs(|irq| match irq.on(pkg) {
             Some(on) => f(on),
             None => pr_warn!("a transition of package {} ran on another package\n", pkg),
+        });
+    }
+
+    /// Writes package `pkg`'s global control, changed by `f` and, where
+    /// counters raise PMIs, with `pmi_core_sel` aimed at `cpu`'s core: the
+    /// claim word moves to it only if the write succeeds
+    /// ([`Ctx::pmis_written`]).
+    fn aim_and_write(&self, pkg: usize, cpu: CpuId, f: impl FnOnce(&mut GlobalState) + Send) {
+        let pmis = self.ctx.pmis();
+        self.on_package(pkg, |on| {
+            let aim = pmis.then(|| self.ctx.aim_pmis(pkg, cpu));
+            let written = self.ctx.write_global(on, |g| {
+                f(g);
+                if let Some(a) = aim {
+                    g.pmi_cores = a.bits;
+                }
+            });
+            if let Some(a) = aim {
+                self.ctx.pmis_written(on, a, cpu, written);
+            }
         });
     }
 
@@ -388,30 +348,14 @@ impl<R: Backend> Core<R> {
                     if let Some(p) = self.ctx.parked.get(pkg) {
                         p.store(false, Ordering::Release);
                     }
-                    let pmis = self.ctx.pmis();
-                    self.on_package(pkg, |on| {
-                        let _ = self.ctx.write_global(on, |g| {
-                            *g = GlobalState::default();
-                            if pmis {
-                                g.pmi_cores = self.ctx.aim_pmis(pkg, cpu);
-                            }
-                        });
-                    });
-                    if pmis {
-                        self.ctx.pmis_moved(pkg);
-                    }
+                    self.aim_and_write(pkg, cpu, |g| *g = GlobalState::default());
                 }
                 Step::AimPmis { cpu } => {
                     let Some(cpu) = CpuId::from_u32(cpu) else {
                         continue;
                     };
                     if self.ctx.pmis() {
-                        self.on_package(pkg, |on| {
-                            let _ = self
-                                .ctx
-                                .write_global(on, |g| g.pmi_cores = self.ctx.aim_pmis(pkg, cpu));
-                        });
-                        self.ctx.pmis_moved(pkg);
+                        self.aim_and_write(pkg, cpu, |_| {});
                     }
                 }
                 Step::InitBoxes(which) => {
@@ -623,7 +567,8 @@ impl<R: Backend> Driver<R> {
                 GFP_KERNEL,
             )
         })?;
-        let pmi = per_package(packages, || Ok(AtomicU64::new(PmiWord::NONE.bits())))?;
+        let pmi = per_package(packages, || Ok(pmi_route::Route::default()))?;
+        let pmi_on = platform.global.raises_pmis() && crate::glue::params::pmi();
         let registry = pcibox::Registry::new(platform.id, packages)?;
         let ctx = Arc::pin_init(
             try_pin_init!(Ctx {
@@ -638,6 +583,7 @@ impl<R: Backend> Driver<R> {
                 registry <- registry,
                 cpumasks <- new_irq_lock!((), "rust_uncore:cpumasks"),
                 control <- new_mutex!((), "rust_uncore:control"),
+                pmi_on,
                 pmi,
                 stats: Stats::default(),
             }),

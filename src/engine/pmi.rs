@@ -15,7 +15,10 @@
 //! observation: each increment is accounted once, by whichever of the PMI,
 //! the poll or a read sees it first). It clears the status bits it walked
 //! and the U-box's `pmi`/`cond`/`ov_*` bits, and rewrites the global
-//! control if counting was frozen.
+//! control if counting was frozen. After each PMI it takes, the handler
+//! unmasks its CPU's local APIC performance-counter entry, which the APIC
+//! masks on delivery. PMIs that reach a core they are not aimed at turn
+//! the package's PMIs off (`pmi_route.rs`).
 //!
 //! Under `sim=` the same handler also serves the NMI read self-test
 //! (`selftest`), on every platform.
@@ -88,9 +91,18 @@ impl<R: Backend> NmiHandler for PmiNmi<R> {
             if ctx.regs.noise_nmi(nmi) {
                 return true;
             }
+            // A PMI pending here, on a core it is not aimed at, time after
+            // time: the package falls back to polling (`pmi_route`).
+            if ctx.pmi_misrouted(pkg, cpu, || ctx.regs.pmi_seen(ctx, nmi)) {
+                work.queue();
+            }
             ctx.stats.nmi_not_ours.fetch_add(1, Ordering::Relaxed);
             return false;
         }
+        // The local APIC masked its performance-counter entry to deliver
+        // this PMI; the core PMU's handler unmasks it only while core
+        // events are active.
+        ctx.regs.rearm_pmi(nmi);
         ctx.stats.pmi_nmis.fetch_add(1, Ordering::Relaxed);
         work.queue();
         true
@@ -121,6 +133,7 @@ impl<R: Backend> Core<R> {
         // The work runs on the CPU that took the NMI, one of the package's.
         let Some(on) = irq.on(pkg) else { return };
         let cpu = irq.cpu();
+        self.pmi_fallback(on, cpu);
         let account = ctx.collector(pkg) == Some(cpu);
         let p = ctx.platform;
         let w = overflow::walk(p, |a| ctx.rdmsr(on, a).unwrap_or(0));

@@ -28,6 +28,30 @@
 /// PMIs of the one status bit, which the first claim takes.
 pub const WINDOW: u64 = 1;
 
+/// NMIs on cores a package's PMIs are not aimed at that find a PMI pending,
+/// with no claim by the aimed core in between, after which the driver takes
+/// the PMIs to reach another core than `pmi_core_sel` was meant to name and
+/// turns them off: one such NMI can be another source's NMI racing the PMI
+/// on its way, sixteen in a row cannot.
+pub const MISROUTED: u32 = 16;
+
+/// Whether `n` NMIs of [`MISROUTED`]'s kind in a row mean the PMIs reach
+/// another core: exactly at the limit, so that the fallback is decided
+/// once.
+///
+/// # Examples
+///
+/// ```
+/// use uncore_core::hw::pmi_claim::{misrouted, MISROUTED};
+///
+/// assert!(!misrouted(MISROUTED - 1));
+/// assert!(misrouted(MISROUTED));
+/// assert!(!misrouted(MISROUTED + 1));
+/// ```
+pub fn misrouted(n: u32) -> bool {
+    n == MISROUTED
+}
+
 /// The previous core's claims while `pmi_core_sel` still names it: any
 /// number.
 const OPEN: u64 = 0xf;

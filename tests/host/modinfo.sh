@@ -28,11 +28,11 @@ t "Comet Lake CPU (model 0xa5)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0
 t "Westmere-EX CPU" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam0006mod002F:')" 1
 t "Xeon 7100 CPU (family 15)" "$(echo "$aliases" | grep -c '^cpu:type:x86,ven0000fam000Fmod0006:')" 1
 t "license GPL" "$(/sbin/modinfo -F license "$ko")" "GPL"
-t "no module parameter" "$(/sbin/modinfo -F parm "$ko")" ""
+t "one module parameter, pmi" "$(/sbin/modinfo -F parm "$ko" | cut -d: -f1)" pmi
 syms=$(nm "$ko" | grep -iE 'sim|debugfs|inject|model')
 t "no symbol of the simulation, the model or debugfs (nm)" "$syms" ""
 t "the simulation module is rust_uncore_sim" "$(/sbin/modinfo -F name "$sim_ko")" rust_uncore_sim
-t "... with the sim parameter" "$(/sbin/modinfo -F parm "$sim_ko" | cut -d: -f1)" sim
+t "... with the pmi and sim parameters" "$(/sbin/modinfo -F parm "$sim_ko" | cut -d: -f1 | sort | tr '\n' ' ')" "pmi sim "
 t "... and no alias (it never autoloads)" "$(/sbin/modinfo -F alias "$sim_ko")" ""
 echo "1..$tap_n"
 exit $failed

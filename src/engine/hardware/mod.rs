@@ -14,7 +14,7 @@ use crate::hw::desc::{BoxType, Platform};
 use crate::hw::platforms;
 use crate::hw::program::{Addr, CfgReg, CounterReg, Msr};
 use crate::sys::cpu::{InNmi, OnPackage};
-use crate::sys::{cpu, msr, rcu};
+use crate::sys::{cpu, msr, nmi, rcu};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sync::Arc;
@@ -117,6 +117,16 @@ impl Backend for Hardware {
             .global
             .pmi_status()
             .is_some_and(|(m, bit)| msr::read(m).is_ok_and(|st| st & bit != 0))
+    }
+
+    /// The status register, as [`Backend::pmi_pending`] reads it: reading
+    /// takes nothing.
+    fn pmi_seen(&self, ctx: &Ctx<Self>, nmi: &InNmi) -> bool {
+        self.pmi_pending(ctx, nmi)
+    }
+
+    fn rearm_pmi(&self, nmi: &InNmi) {
+        nmi::rearm_pmi(nmi);
     }
 
     fn cores_per_package(&self) -> Option<u32> {

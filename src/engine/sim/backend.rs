@@ -7,6 +7,7 @@
 //! read path loads; every access is counted by kind, as the hardware path
 //! would make it.
 
+use super::route::Route;
 use super::selftest::NmiRead;
 use super::{SimFiles, Stalls};
 use crate::engine::backend::{At, Backend, Counter, StallPoint};
@@ -75,6 +76,10 @@ pub(crate) struct Sim {
     pub(crate) selftest_busy: AtomicBool,
     /// What the `stats` file shows of the simulation's own.
     pub(crate) stats: SimStats,
+    /// The U-box's PMI delivery (the `pmi` file).
+    pub(crate) route: Route,
+    /// The platform's global control register, if it has one.
+    global_msr: Option<u32>,
 }
 
 /// The simulation's own counters in its `stats` file.
@@ -117,6 +122,8 @@ impl Sim {
             selftest: RcuBox::new(),
             selftest_busy: AtomicBool::new(false),
             stats: SimStats::default(),
+            route: Route::new(cpu::nr_cpu_ids() as usize)?,
+            global_msr: None,
         };
         for s in 0..sockets {
             sim.publish(&sim.model.lock(), s);
@@ -206,7 +213,12 @@ impl Backend for Sim {
             plural(packages)
         );
         let model = KBox::pin_init(new_irq_lock!(m, "rust_uncore:model"), GFP_KERNEL)?;
-        Ok((platform, Sim::new(model, packages)?))
+        let mut sim = Sim::new(model, packages)?;
+        sim.global_msr = platform
+            .global
+            .value(&crate::hw::program::GlobalState::default())
+            .map(|(m, _)| m.addr());
+        Ok((platform, sim))
     }
 
     fn find_functions(_module: &'static ThisModule, ctx: &Arc<Ctx<Self>>) -> Result {
@@ -230,6 +242,9 @@ impl Backend for Sim {
 
     fn wrmsr(&self, on: OnPackage<'_>, msr: Msr, v: u64) -> Result {
         self.count(Access::MsrWrite);
+        if self.global_msr == Some(msr.addr()) && self.route.global_write_fails() {
+            return Err(EIO);
+        }
         let pkg = on.package();
         self.change(pkg, |m| m.wrmsr(pkg, msr.addr(), v))
             .map_err(|_| EIO)
@@ -295,6 +310,17 @@ impl Backend for Sim {
         self.raised
             .get(nmi.package())
             .is_some_and(|r| r.swap(false, Ordering::AcqRel))
+    }
+
+    /// The raised flag, left for the NMI it was raised for.
+    fn pmi_seen(&self, _ctx: &Ctx<Self>, nmi: &InNmi) -> bool {
+        self.raised
+            .get(nmi.package())
+            .is_some_and(|r| r.load(Ordering::Acquire))
+    }
+
+    fn rearm_pmi(&self, nmi: &InNmi) {
+        self.route.rearm(nmi.cpu());
     }
 
     fn test_nmi(&self, nmi: &InNmi) -> bool {

@@ -70,6 +70,11 @@
 //!   it chose the collector and before perf installs the event there.
 //!   `stats` counts the pauses begun (`stalls_taken`) and those that ran
 //!   their whole time (`stalls_expired`).
+//! - `pmi` (write): how the simulated U-box delivers PMIs: `route
+//!   <b0>,<b1>,...` (the `pmi_core_sel` bit of each core rank), `route
+//!   none`, `route` (the default); `lvt <0|1>` (delivery masked after each
+//!   PMI until the driver re-arms it); `fail_global <n>` (the next `n`
+//!   writes of the global control fail): `route.rs`.
 //! - `nmi` (write): `<cpu> [pmi]` sends CPU `cpu` an NMI with no other
 //!   reason than the send (the abstraction layer's `nmi::send`, which the
 //!   handler claims by its count of sends), and returns at once; with
@@ -80,6 +85,7 @@
 mod backend;
 mod clock;
 mod pci;
+mod route;
 mod selftest;
 
 use super::backend::StallPoint;
@@ -130,6 +136,7 @@ files! {
     "stats" STATS = 3,
     "plug" PLUG = 4,
     "selftest" SELFTEST = 5,
+    "pmi" PMI = 10,
 }
 
 /// The one-shot pauses armed through `stall`.
@@ -391,12 +398,21 @@ impl SimDebug {
     /// an NMI of another source (and has handled it) before the PMI's NMI
     /// is sent.
     fn deliver_pmis(&self, socket: usize, cores: u64, noise: bool) {
-        for rank in (0..64).filter(|r| cores & (1 << r) != 0) {
+        let route = &self.sim().route;
+        for bit in (0..64).filter(|b| cores & (1 << b) != 0) {
+            let Some(rank) = route.rank_of_bit(bit) else {
+                // No core has this bit: the PMI stays raised.
+                self.sim().raise(socket);
+                continue;
+            };
             if let Some(cpu) = Ctx::<Sim>::cpu_of_core(socket, rank) {
                 let before = self.ctx.stats.pmis_handled.load(Ordering::Acquire);
                 self.sim().raise(socket);
                 if noise {
                     self.send_noise(socket, cpu);
+                }
+                if !route.may_send(cpu) {
+                    continue;
                 }
                 if crate::sys::nmi::send(cpu).is_err() {
                     // Offline (or no handler): the PMI stays raised for
@@ -634,7 +650,7 @@ impl DebugfsOps for SimDebug {
                      selftest_stale {}\nselftest_then_exact {}\n\
                      selftest_refused {}\nselftest_accepted {}\n\
                      unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}\nstalls_expired {}\n\
-                     stranded_adds {}",
+                     stranded_adds {}\npmis_masked {}\nrearms {}\nglobal_writes_failed {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
@@ -650,7 +666,10 @@ impl DebugfsOps for SimDebug {
                     t.noise_nmis.load(Relaxed),
                     self.sim().stalls.taken.load(Relaxed),
                     self.sim().stalls.expired.load(Relaxed),
-                    s.stranded_adds.load(Relaxed)
+                    s.stranded_adds.load(Relaxed),
+                    self.sim().route.pmis_masked.load(Relaxed),
+                    self.sim().route.rearms.load(Relaxed),
+                    self.sim().route.global_writes_failed.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
                 for (name, n) in ACCESS_NAMES.iter().zip(self.sim().accesses()) {
@@ -678,6 +697,7 @@ impl DebugfsOps for SimDebug {
                 Ok(())
             }
             WORKLOAD => self.workload_line(input.trim()),
+            PMI => each_line(input, |l| self.sim().route.set(l)),
             STALL => {
                 let mut words = input.split_whitespace();
                 if words.next() == Some("release") {

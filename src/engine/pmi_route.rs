@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Where a package's overflow PMIs go, and what happens when they do not
+//! go where the driver aimed them.
+//!
+//! The driver names one core in `U_MSR_PMON_GLOBAL_CTL.pmi_core_sel`, its
+//! collector's (325294 Table 2-2: "Send PMI to core N"), and only that
+//! core's NMIs claim the package's PMI ([`crate::hw::pmi_claim`]). Nothing
+//! here can see which CPU the U-box's core N is, so the driver checks at
+//! run time and falls back to polling, which alone keeps the counts exact:
+//!
+//! - a failed write of the global control leaves the claim word where the
+//!   register still points, turns the package's PMIs off and says so once;
+//! - NMIs on a core the PMIs are not aimed at that find a PMI pending,
+//!   [`pmi_claim::MISROUTED`] of them with no claim by the aimed core in
+//!   between, mean the PMIs reach another core: the package's PMIs are
+//!   turned off (`pmi_core_sel` 0, "No PMI sent"), with one line;
+//! - `pmi=0` never turns them on.
+
+use super::{Backend, Core, Ctx};
+use crate::hw::pmi_claim::{self, PmiWord};
+use crate::hw::program::GlobalState;
+use crate::sys::cpu::{CpuId, OnPackage};
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use kernel::prelude::*;
+
+/// One package's PMI routing.
+#[derive(Default)]
+pub(crate) struct Route {
+    /// The claim word ([`PmiWord`]): the core `pmi_core_sel` names, the one
+    /// it named before and its window.
+    word: AtomicU64,
+    /// PMIs are off for the package: a write of `pmi_core_sel` failed or
+    /// they reached another core. Only a reload turns them on again.
+    off: AtomicBool,
+    /// The fallback to polling is decided, for the package's PMI work to
+    /// carry out (the NMI that decides cannot write the register).
+    fall_back: AtomicBool,
+    /// NMIs on cores the PMIs are not aimed at that found a PMI pending,
+    /// since the aimed core last claimed one.
+    misrouted: AtomicU32,
+}
+
+/// A PMI target chosen before `pmi_core_sel` is written.
+#[derive(Clone, Copy)]
+pub(crate) struct Aim {
+    /// The `pmi_core_sel` bits to write.
+    pub(crate) bits: u64,
+    /// The claim word before and after aiming.
+    before: PmiWord,
+    after: PmiWord,
+}
+
+impl Route {
+    /// Changes the claim word with `f` (compare-and-swap: NMIs claim
+    /// concurrently); returns the words before and after.
+    fn update(&self, f: impl Fn(PmiWord) -> PmiWord) -> (PmiWord, PmiWord) {
+        let mut cur = self.word.load(Ordering::Acquire);
+        loop {
+            let before = PmiWord::from_bits(cur);
+            let after = f(before);
+            match self.word.compare_exchange_weak(
+                cur,
+                after.bits(),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return (before, after),
+                Err(v) => cur = v,
+            }
+        }
+    }
+}
+
+impl<R: Backend> Ctx<R> {
+    /// The bit of `cpu`'s core in `pmi_core_sel`: the rank of its core ID
+    /// among the core IDs of its package.
+    pub(crate) fn core_index(cpu: CpuId) -> u32 {
+        let pkg = cpu.package();
+        let id = cpu.core_id();
+        let mut seen = [false; 64];
+        let mut rank = 0;
+        for c in CpuId::all().filter(|c| c.is_present() && c.package() == pkg) {
+            let k = c.core_id();
+            if k < id && (k as usize) < seen.len() && !seen[k as usize] {
+                seen[k as usize] = true;
+                rank += 1;
+            }
+        }
+        rank
+    }
+
+    /// Aims package `pkg`'s PMIs at `cpu`'s core (its collector), before
+    /// `pmi_core_sel` is written with the returned bits: the core named
+    /// before keeps claiming until [`Ctx::pmis_written`]. A core whose rank
+    /// is past the field, or a package whose PMIs are off, gets no PMIs
+    /// (0): polling alone keeps the counts exact.
+    pub(crate) fn aim_pmis(&self, pkg: usize, cpu: CpuId) -> Aim {
+        let Some(r) = self.pmi.get(pkg) else {
+            return Aim {
+                bits: 0,
+                before: PmiWord::NONE,
+                after: PmiWord::NONE,
+            };
+        };
+        let bits = match r.off.load(Ordering::Acquire) {
+            true => 0,
+            false => self.platform.global.pmi_core_bit(Self::core_index(cpu)),
+        };
+        let core = (bits != 0).then(|| cpu.core_id());
+        let (before, after) = r.update(|w| w.aimed(core));
+        Aim {
+            bits,
+            before,
+            after,
+        }
+    }
+
+    /// The write of `aim` to package `on`'s `pmi_core_sel` is done, with
+    /// result `written`. Written: the core named before gets its window of
+    /// last claims ([`pmi_claim::WINDOW`]). Failed: the register still
+    /// names that core, so the claim word does too; the package's PMIs are
+    /// turned off (its state says no core, for the next write that
+    /// succeeds), once logged.
+    pub(crate) fn pmis_written(&self, on: OnPackage<'_>, aim: Aim, cpu: CpuId, written: Result) {
+        let pkg = on.package();
+        let Some(r) = self.pmi.get(pkg) else {
+            return;
+        };
+        let Err(e) = written else {
+            r.update(PmiWord::moved);
+            return;
+        };
+        r.update(|w| if w == aim.after { aim.before } else { w });
+        if aim.bits != 0 && !r.off.swap(true, Ordering::AcqRel) {
+            let _ = self.write_global(on, |g| g.pmi_cores = 0);
+            pr_warn!(
+                "package {}: cannot aim overflow PMIs at CPU {} (global control write failed: {:?}); polling only\n",
+                pkg,
+                cpu.as_u32(),
+                e
+            );
+        }
+    }
+
+    /// Whether an NMI on `cpu` takes package `pkg`'s PMI
+    /// ([`pmi_claim::claim`]: `pending()` is asked only where `cpu`'s core
+    /// is entitled). NMI context: lock-free.
+    pub(crate) fn claim_pmi(&self, pkg: usize, cpu: CpuId, pending: impl FnOnce() -> bool) -> bool {
+        let Some(r) = self.pmi.get(pkg) else {
+            return false;
+        };
+        let claimed = pmi_claim::claim(&r.word, cpu.core_id(), pending);
+        if claimed {
+            r.misrouted.store(0, Ordering::Relaxed);
+        }
+        claimed
+    }
+
+    /// An NMI on `cpu` that did not claim package `pkg`'s PMI: whether its
+    /// core is one the PMIs are not aimed at and `seen()` says a PMI is
+    /// pending, the [`pmi_claim::MISROUTED`]th time since the aimed core
+    /// last claimed one. Then the package's PMI work turns its PMIs off
+    /// ([`Core::pmi_fallback`]): the caller queues it. NMI context.
+    pub(crate) fn pmi_misrouted(
+        &self,
+        pkg: usize,
+        cpu: CpuId,
+        seen: impl FnOnce() -> bool,
+    ) -> bool {
+        let Some(r) = self.pmi.get(pkg) else {
+            return false;
+        };
+        let w = PmiWord::from_bits(r.word.load(Ordering::Acquire));
+        if r.off.load(Ordering::Acquire) || w.target().is_none() || w.claim(cpu.core_id()).is_some()
+        {
+            return false;
+        }
+        if !seen() {
+            return false;
+        }
+        let n = r.misrouted.fetch_add(1, Ordering::AcqRel).saturating_add(1);
+        if !pmi_claim::misrouted(n) || r.off.swap(true, Ordering::AcqRel) {
+            return false;
+        }
+        r.fall_back.store(true, Ordering::Release);
+        true
+    }
+
+    /// The online CPU of package `pkg` whose core has rank `rank` (the
+    /// simulation's PMI delivery).
+    #[cfg(feature = "sim")]
+    pub(crate) fn cpu_of_core(pkg: usize, rank: u32) -> Option<CpuId> {
+        CpuId::all().find(|&c| c.is_online() && c.package() == pkg && Self::core_index(c) == rank)
+    }
+}
+
+impl<R: Backend> Core<R> {
+    /// Carries out a fallback [`Ctx::pmi_misrouted`] decided for package
+    /// `on` (its PMI work, hard interrupt context): `pmi_core_sel` names
+    /// no core ("No PMI sent"), no core claims, one line says so.
+    pub(crate) fn pmi_fallback(&self, on: OnPackage<'_>, nmi_cpu: CpuId) {
+        let ctx = &self.ctx;
+        let pkg = on.package();
+        let Some(r) = ctx.pmi.get(pkg) else {
+            return;
+        };
+        if !r.fall_back.swap(false, Ordering::AcqRel) {
+            return;
+        }
+        let _ = ctx.write_global(on, |g: &mut GlobalState| g.pmi_cores = 0);
+        let aimed = PmiWord::from_bits(r.word.load(Ordering::Acquire)).target();
+        r.update(|w| w.aimed(None).moved());
+        pr_warn!(
+            "package {}: overflow PMIs aimed at core {} reached CPU {} ({} times): pmi_core_sel does not number cores as this driver does; polling only\n",
+            pkg,
+            aimed.map_or(-1, i64::from),
+            nmi_cpu.as_u32(),
+            pmi_claim::MISROUTED
+        );
+    }
+}
