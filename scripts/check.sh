@@ -353,7 +353,7 @@ if [ "$guest" = 1 ]; then
 	note "guest tools"
 	step "guest tests"
 	mkdir -p "$CACHE_DIR/guest-tools"
-	for src in tests/tools/*.c; do
+	for src in tests/tools/*.c tests/selftests/uncore/uncore_load.c; do
 		tool=$(basename "$src" .c)
 		if gcc -static -O2 -Wall -Werror -o "$CACHE_DIR/guest-tools/$tool" "$src"; then
 			pass 1

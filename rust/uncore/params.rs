@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The module parameter, declared in `params.c` because 6.12's `module!`
+//! The module parameters, declared in `params.c` because 6.12's `module!`
 //! has none.
 
 use crate::sys::cstr_from_ptr;
@@ -22,5 +22,18 @@ pub(crate) fn sim() -> Option<&'static CStr> {
     }
     // SAFETY: A non-NULL `charp` parameter points to a NUL-terminated string that lives, unchanged
     // (the parameter is read-only, 0444), as long as the module.
+    Some(unsafe { cstr_from_ptr(p) })
+}
+
+/// The `hide=` parameter (box types that get no PMU), or `None` when it
+/// was not given.
+pub(crate) fn hide() -> Option<&'static CStr> {
+    // SAFETY: Returns the parameter's pointer; no arguments.
+    let p = unsafe { ffi::ru_param_hide() };
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: As for `sim()`: a read-only `charp` parameter, NUL-terminated, living as long as
+    // the module.
     Some(unsafe { cstr_from_ptr(p) })
 }

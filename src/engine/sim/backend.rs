@@ -7,6 +7,7 @@
 //! read path loads; every access is counted by kind, as the hardware path
 //! would make it.
 
+use super::fault::Glitch;
 use super::selftest::NmiRead;
 use super::{SimFiles, Stalls};
 use crate::engine::backend::{At, Backend, Counter, StallPoint};
@@ -26,7 +27,7 @@ use kernel::prelude::*;
 use kernel::sync::Arc;
 
 /// Counters of one model box in the mirror (general ones and the fixed one).
-const PER_BOX: usize = MAX_CTRS + 1;
+pub(super) const PER_BOX: usize = MAX_CTRS + 1;
 
 /// The kinds of register access the simulation counts ([`Sim::accesses`]).
 #[derive(Clone, Copy)]
@@ -75,6 +76,8 @@ pub(crate) struct Sim {
     pub(crate) selftest_busy: AtomicBool,
     /// What the `stats` file shows of the simulation's own.
     pub(crate) stats: SimStats,
+    /// The torn read armed through `glitch` (`fault.rs`).
+    pub(crate) glitch: Glitch,
 }
 
 /// The simulation's own counters in its `stats` file.
@@ -117,6 +120,7 @@ impl Sim {
             selftest: RcuBox::new(),
             selftest_busy: AtomicBool::new(false),
             stats: SimStats::default(),
+            glitch: Glitch::default(),
         };
         for s in 0..sockets {
             sim.publish(&sim.model.lock(), s);
@@ -261,8 +265,8 @@ impl Backend for Sim {
             Ctr::Fixed => FIXED,
         };
         // The accesses the hardware path makes for this counter, on the
-        // mirror's value.
-        match r.addr {
+        // mirror's value; a torn read where `glitch` armed one.
+        let v = match r.addr {
             Addr::Msr(_) => {
                 at.on()?;
                 self.count(Access::MsrRead);
@@ -288,7 +292,12 @@ impl Backend for Sim {
                 self.counter(pkg, b, n).ok_or(ENODEV)
             }
             Addr::Helper(_) => Err(EINVAL),
-        }
+        }?;
+        Ok(self.glitch.apply(pkg, b, n, v, r.width))
+    }
+
+    fn hides(&self, t: &BoxType) -> bool {
+        super::fault::hidden(t)
     }
 
     fn pmi_pending(&self, _ctx: &Ctx<Self>, nmi: &InNmi) -> bool {
@@ -334,7 +343,7 @@ impl Backend for Sim {
 }
 
 /// The model box of box `i` of type `t` of `platform`.
-fn sim_box(platform: &Platform, t: &BoxType, i: usize) -> Option<usize> {
+pub(super) fn sim_box(platform: &Platform, t: &BoxType, i: usize) -> Option<usize> {
     let ti = platform.types.iter().position(|x| core::ptr::eq(x, t))?;
     model::box_index(platform, ti, u8::try_from(i).ok()?)
 }

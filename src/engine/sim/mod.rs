@@ -76,9 +76,12 @@
 //!   `pmi`, the PMI of the CPU's package is raised first, as a late PMI of
 //!   an overflow the model raised before. `ENODEV` for an offline CPU,
 //!   `EINVAL` for anything else.
+//! - `devices` (read) and `glitch` (read, write), and the `hide=` module
+//!   parameter: the faults the selftests must catch (`fault.rs`).
 
 mod backend;
 mod clock;
+mod fault;
 mod pci;
 mod selftest;
 
@@ -130,6 +133,8 @@ files! {
     "stats" STATS = 3,
     "plug" PLUG = 4,
     "selftest" SELFTEST = 5,
+    "devices" DEVICES = 10,
+    "glitch" GLITCH = 11,
 }
 
 /// The one-shot pauses armed through `stall`.
@@ -615,6 +620,8 @@ impl DebugfsOps for SimDebug {
     fn read(&self, file: u32, out: &mut Writer<'_>) -> Result {
         match file {
             REGS => self.dump_regs(out),
+            DEVICES => self.devices(out),
+            GLITCH => self.glitch_state(out),
             STATS => {
                 use core::sync::atomic::Ordering::Relaxed;
                 let (s, t) = (&self.ctx.stats, &self.sim().stats);
@@ -678,6 +685,7 @@ impl DebugfsOps for SimDebug {
                 Ok(())
             }
             WORKLOAD => self.workload_line(input.trim()),
+            GLITCH => self.glitch_line(input.trim()),
             STALL => {
                 let mut words = input.split_whitespace();
                 if words.next() == Some("release") {
