@@ -34,7 +34,9 @@
 #   make guest ...       build the module for the test kernel (KERNEL=debug,
 #                        nodebug, rt or stock) and run one script in a guest
 #                        (README.md)
-#   make selftest        the selftests on this machine (root, module loaded)
+#   make selftest        the selftests on this machine (root, module loaded);
+#                        REPORT=FILE also writes the report to attach to an
+#                        issue, AB=1 compares with intel_uncore
 #   make host-test       the host tests (cargo test)
 #   make bench           benchmarks of the core (host) and the module's
 #                        footprint and costs (guests)
@@ -228,7 +230,7 @@ stress:
 
 # The selftests, on this machine, against the loaded module (as root).
 selftest:
-	tests/selftests/uncore/run_tests.sh
+	tests/selftests/uncore/run_tests.sh $(if $(REPORT),--report $(REPORT)) $(if $(AB),--ab)
 
 demo:
 	scripts/demo.sh

@@ -19,7 +19,7 @@ use kernel::types::Opaque;
 use kernel::ThisModule;
 
 /// Most files a directory holds.
-const MAX_FILES: usize = 12;
+const MAX_FILES: usize = 16;
 
 /// Largest text a read returns.
 const READ_MAX: usize = 16 * PAGE_SIZE;

@@ -252,8 +252,8 @@ if [ "$host" = 1 ]; then
 	printf '%s\n' "$out" | grep -v '^1\.\.' | sed 's/^/   /'
 	pass "$(printf '%s\n' "$out" | grep -c '^ok ')"
 	while IFS= read -r l; do fail "docs: $l"; done < <(printf '%s\n' "$out" | grep '^not ok')
-	note "host tests (script options, Makefile, guest.sh's module check, Debian mirrors, layers)"
-	for t in tests/host/options.sh tests/host/makefile.sh tests/host/vermagic.sh tests/host/mirrors.sh tests/host/layers.sh; do
+	note "host tests (script options, Makefile, guest.sh's module check, Debian mirrors, layers, the selftests' arithmetic)"
+	for t in tests/host/options.sh tests/host/makefile.sh tests/host/vermagic.sh tests/host/mirrors.sh tests/host/layers.sh tests/host/selftest-lib.sh; do
 		out=$("$t" 2>&1)
 		printf '%s\n' "$out" | grep -E '^not ok |^ok .*# SKIP' | sed 's/^/   /'
 		p=$(printf '%s\n' "$out" | grep -cE '^ok [0-9]+')
@@ -353,7 +353,7 @@ if [ "$guest" = 1 ]; then
 	note "guest tools"
 	step "guest tests"
 	mkdir -p "$CACHE_DIR/guest-tools"
-	for src in tests/tools/*.c; do
+	for src in tests/tools/*.c tests/selftests/uncore/uncore_load.c; do
 		tool=$(basename "$src" .c)
 		if gcc -static -O2 -Wall -Werror -o "$CACHE_DIR/guest-tools/$tool" "$src"; then
 			pass 1

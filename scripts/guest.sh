@@ -44,7 +44,8 @@
 # for modprobe), and what the Debian package's install made of that
 # directory in a copy of the root (/deb/lib/modules/<release>/). MODARGS is also exported to the script. Between scripts
 # the guest unloads what a script left loaded and brings every CPU online.
-# The tools (tests/tools/*.c, static binaries) are built when missing or
+# The tools (tests/tools/*.c and the selftests' uncore_load, static
+# binaries) are built when missing or
 # older than their source.
 #
 # Before booting, the module's vermagic must equal that of the kernel's own
@@ -168,7 +169,7 @@ fi
 # with a warning: the tests that run it fail.
 tools=$CACHE_DIR/guest-tools
 mkdir -p "$tools"
-for src in "$REPO_DIR"/tests/tools/*.c; do
+for src in "$REPO_DIR"/tests/tools/*.c "$REPO_DIR"/tests/selftests/uncore/uncore_load.c; do
 	[ -f "$src" ] || continue
 	tool=$tools/$(basename "$src" .c)
 	[ ! "$src" -nt "$tool" ] && [ -x "$tool" ] && continue

@@ -18,5 +18,10 @@ static char *sim;
 module_param(sim, charp, 0444);
 MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], an unknown platform fails the load with the list of names in the kernel log (pentiumd: a family 15 model 6 part without L3 EMON)");
 
+static char *hide;
+module_param(hide, charp, 0444);
+MODULE_PARM_DESC(hide, "With sim=: register no PMU for the boxes of these types, e.g. imc (a driver that misses a box the machine has; the selftests must fail)");
+
 const char *ru_param_sim(void) { return sim; }
+const char *ru_param_hide(void) { return hide; }
 #endif

@@ -36,3 +36,17 @@ pub(crate) fn sim() -> Option<&'static CStr> {
     // (the parameter is read-only, 0444), as long as the module.
     Some(unsafe { cstr_from_ptr(p) })
 }
+
+/// The `hide=` parameter (box types that get no PMU), or `None` when it
+/// was not given.
+#[cfg(feature = "sim")]
+pub(crate) fn hide() -> Option<&'static CStr> {
+    // SAFETY: Returns the parameter's pointer; no arguments.
+    let p = unsafe { ffi::ru_param_hide() };
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: As for `sim()`: a read-only `charp` parameter, NUL-terminated, living as long as
+    // the module.
+    Some(unsafe { cstr_from_ptr(p) })
+}

@@ -131,6 +131,11 @@ pub(crate) trait Backend: Send + Sync + Sized + 'static {
     fn cores_per_package(&self) -> Option<u32>;
     /// A point where a race test may pause: nothing on hardware.
     fn stall(&self, _point: StallPoint) {}
+    /// Whether boxes of type `t` get no PMU (the simulation's `hide=`, a
+    /// driver that misses a box the machine has): never on hardware.
+    fn hides(&self, _t: &BoxType) -> bool {
+        false
+    }
 }
 
 /// A counter of a box: box `i` of type `t`, its counter `c` at register

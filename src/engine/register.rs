@@ -119,6 +119,9 @@ pub(super) fn box_pmus<R: Backend>(
             Boxes::Pci if is_pci(t) => true,
             _ => continue,
         };
+        if ctx.regs.hides(t) {
+            continue;
+        }
         for i in 0..count {
             let role = Role::Box {
                 ty: t.kind,

@@ -159,3 +159,54 @@ fn documented_pci_ids_are_the_tables() {
     assert!(seen > 30, "the docs' device tables were found ({seen})");
     assert!(bad.is_empty(), "PCI device IDs no platform has: {bad:?}");
 }
+
+/// The PMU name of box `index` of kind `ty` on platform `p`: `uncore_<name>`
+/// for a type of one box (not always indexed), else `uncore_<name>_<index>`.
+fn pmu_name(p: &super::desc::Platform, ty: super::desc::BoxKind, index: u8) -> Option<String> {
+    let t = p.types.iter().find(|t| t.kind == ty)?;
+    Some(if t.num_boxes == 1 && !t.always_indexed {
+        std::format!("uncore_{}", t.name())
+    } else {
+        std::format!("uncore_{}_{}", t.name(), index)
+    })
+}
+
+/// The selftests' table of PCI devices (`tests/selftests/uncore/
+/// pci-devices.tsv`: platform, device ID, PMU), from which they fail a
+/// machine that has a device and no PMU for it, is the platforms' PCI
+/// functions of PMON boxes: each row one of them with its box's PMU name,
+/// and every such function a row.
+#[test]
+fn selftest_pci_devices_are_the_tables() {
+    use super::pci::Role;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/selftests/uncore/pci-devices.tsv");
+    let text = fs::read_to_string(path).expect("tests/selftests/uncore/pci-devices.tsv");
+    let rows: Vec<(String, u16, String)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 3, "a row of three columns: {l:?}");
+            let id = u16::from_str_radix(f[1], 16).expect("a hex device ID");
+            (f[0].into(), id, f[2].into())
+        })
+        .collect();
+    let mut want = Vec::new();
+    for p in ALL.iter() {
+        for f in super::pci::functions(p.id) {
+            if let Role::Box { ty, index } = f.role {
+                let name = pmu_name(p, ty, index).expect("the function's box type");
+                want.push((String::from(p.name), f.device, name));
+            }
+        }
+    }
+    let mut got = rows.clone();
+    got.sort();
+    want.sort();
+    assert!(
+        want.len() > 60,
+        "the platforms' box functions were found ({})",
+        want.len()
+    );
+    assert_eq!(got, want, "pci-devices.tsv against the platform tables");
+}

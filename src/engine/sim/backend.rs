@@ -8,6 +8,7 @@
 //! would make it.
 
 use super::route::Route;
+use super::fault::Glitch;
 use super::selftest::NmiRead;
 use super::{SimFiles, Stalls};
 use crate::engine::backend::{At, Backend, Counter, StallPoint};
@@ -27,7 +28,7 @@ use kernel::prelude::*;
 use kernel::sync::Arc;
 
 /// Counters of one model box in the mirror (general ones and the fixed one).
-const PER_BOX: usize = MAX_CTRS + 1;
+pub(super) const PER_BOX: usize = MAX_CTRS + 1;
 
 /// The kinds of register access the simulation counts ([`Sim::accesses`]).
 #[derive(Clone, Copy)]
@@ -80,6 +81,8 @@ pub(crate) struct Sim {
     pub(crate) route: Route,
     /// The platform's global control register, if it has one.
     global_msr: Option<u32>,
+    /// The torn read armed through `glitch` (`fault.rs`).
+    pub(crate) glitch: Glitch,
 }
 
 /// The simulation's own counters in its `stats` file.
@@ -124,6 +127,7 @@ impl Sim {
             stats: SimStats::default(),
             route: Route::new(cpu::nr_cpu_ids() as usize)?,
             global_msr: None,
+            glitch: Glitch::default(),
         };
         for s in 0..sockets {
             sim.publish(&sim.model.lock(), s);
@@ -276,8 +280,8 @@ impl Backend for Sim {
             Ctr::Fixed => FIXED,
         };
         // The accesses the hardware path makes for this counter, on the
-        // mirror's value.
-        match r.addr {
+        // mirror's value; a torn read where `glitch` armed one.
+        let v = match r.addr {
             Addr::Msr(_) => {
                 at.on()?;
                 self.count(Access::MsrRead);
@@ -303,7 +307,12 @@ impl Backend for Sim {
                 self.counter(pkg, b, n).ok_or(ENODEV)
             }
             Addr::Helper(_) => Err(EINVAL),
-        }
+        }?;
+        Ok(self.glitch.apply(pkg, b, n, v, r.width))
+    }
+
+    fn hides(&self, t: &BoxType) -> bool {
+        super::fault::hidden(t)
     }
 
     fn pmi_pending(&self, _ctx: &Ctx<Self>, nmi: &InNmi) -> bool {
@@ -360,7 +369,7 @@ impl Backend for Sim {
 }
 
 /// The model box of box `i` of type `t` of `platform`.
-fn sim_box(platform: &Platform, t: &BoxType, i: usize) -> Option<usize> {
+pub(super) fn sim_box(platform: &Platform, t: &BoxType, i: usize) -> Option<usize> {
     let ti = platform.types.iter().position(|x| core::ptr::eq(x, t))?;
     model::box_index(platform, ti, u8::try_from(i).ok()?)
 }

@@ -81,9 +81,12 @@
 //!   `pmi`, the PMI of the CPU's package is raised first, as a late PMI of
 //!   an overflow the model raised before. `ENODEV` for an offline CPU,
 //!   `EINVAL` for anything else.
+//! - `devices` (read) and `glitch` (read, write), and the `hide=` module
+//!   parameter: the faults the selftests must catch (`fault.rs`).
 
 mod backend;
 mod clock;
+mod fault;
 mod pci;
 mod route;
 mod selftest;
@@ -136,7 +139,9 @@ files! {
     "stats" STATS = 3,
     "plug" PLUG = 4,
     "selftest" SELFTEST = 5,
-    "pmi" PMI = 10,
+    "devices" DEVICES = 10,
+    "glitch" GLITCH = 11,
+    "pmi" PMI = 12,
 }
 
 /// The one-shot pauses armed through `stall`.
@@ -631,6 +636,8 @@ impl DebugfsOps for SimDebug {
     fn read(&self, file: u32, out: &mut Writer<'_>) -> Result {
         match file {
             REGS => self.dump_regs(out),
+            DEVICES => self.devices(out),
+            GLITCH => self.glitch_state(out),
             STATS => {
                 use core::sync::atomic::Ordering::Relaxed;
                 let (s, t) = (&self.ctx.stats, &self.sim().stats);
@@ -698,6 +705,7 @@ impl DebugfsOps for SimDebug {
             }
             WORKLOAD => self.workload_line(input.trim()),
             PMI => each_line(input, |l| self.sim().route.set(l)),
+            GLITCH => self.glitch_line(input.trim()),
             STALL => {
                 let mut words = input.split_whitespace();
                 if words.next() == Some("release") {

@@ -58,15 +58,14 @@ pub(crate) fn enumerate(ctx: &Ctx<Sim>) -> Result {
             if fns[..k].iter().any(|g| g.role == f.role) {
                 continue;
             }
-            // The position of functions the tables fix only by ID (IVB-EP
-            // QPI port 2) is 24.2 in the simulation.
+            let (dev, func) = position(f);
             let at = PciLocation {
                 vendor: pci::VENDOR_INTEL,
                 device: f.device,
                 domain: 0,
                 bus,
-                dev: f.dev.unwrap_or(24),
-                func: f.func.unwrap_or(2),
+                dev,
+                func,
             };
             let (pkg, role) = decode(ctx, &map, at)?;
             ctx.registry.bind(pkg, role, None, None)?;
@@ -76,6 +75,23 @@ pub(crate) fn enumerate(ctx: &Ctx<Sim>) -> Result {
         }
     }
     Ok(())
+}
+
+/// The device and function number of simulated function `f`: the
+/// table's, or 24.2 for a function the tables fix only by ID (IVB-EP QPI
+/// port 2).
+pub(super) fn position(f: &pci::PciFn) -> (u8, u8) {
+    (f.dev.unwrap_or(24), f.func.unwrap_or(2))
+}
+
+/// The bus of package `pkg`'s simulated functions: the model's uncore bus
+/// of the socket, or bus 0 on a client part (no U-box device).
+pub(super) fn bus(ctx: &Ctx<Sim>, pkg: usize) -> u8 {
+    if pci::ubox_device(ctx.platform.id).is_none() {
+        return 0;
+    }
+    ctx.regs
+        .inspect(|m| m.sockets.get(pkg).map_or(0, |s| s.bus))
 }
 
 /// Binds the simulated function `role` of package `pkg` again (the

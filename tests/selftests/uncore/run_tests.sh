@@ -2,17 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kselftest-style entry point of the rust_uncore selftests: builds the
-# helper programs next to this script when a C compiler is there (else uses
-# them as they are), then runs uncore_test.sh (TAP). Run as root on the
-# machine to check, with rust_uncore loaded.
+# helper programs (uncore_load, alias_check) with the C compiler, next to
+# this script when its directory is writable, else in a temporary
+# directory (the Debian package's copy in /usr/share), then runs
+# uncore_test.sh (TAP and a summary table). Run as root on the machine to
+# check, with rust_uncore loaded:
 #
-# Usage: run_tests.sh
+#   sudo ./run_tests.sh --report uncore-report.txt
+#
+# and attach uncore-report.txt to a report on the project's issue tracker.
+#
+# Usage: run_tests.sh [--report FILE] [--ab] [--help]   (uncore_test.sh's
+# options; TOOLS=DIR uses the helpers built in DIR instead)
 here=$(cd "$(dirname "$0")" && pwd)
-if command -v "${CC:-cc}" >/dev/null 2>&1; then
-	for t in memcpy_bw llc_thrash; do
-		[ "$here/$t" -nt "$here/$t.c" ] || "${CC:-cc}" -O2 -Wall -o "$here/$t" "$here/$t.c" || exit 1
-	done
-	a=$here/../../tools/alias_check.c
-	[ "$here/alias_check" -nt "$a" ] || "${CC:-cc}" -O2 -Wall -o "$here/alias_check" "$a" || exit 1
+case "${1:-}" in -h | --help) exec sh "$here/uncore_test.sh" --help ;; esac
+if [ -z "${TOOLS:-}" ]; then
+	TOOLS=$here
+	if [ ! -w "$here" ]; then
+		TOOLS=$(mktemp -d) || exit 1
+		trap 'rm -rf "$TOOLS"' EXIT
+	fi
+	a=$here/alias_check.c
+	[ -f "$a" ] || a=$here/../../tools/alias_check.c
+	if command -v "${CC:-cc}" >/dev/null 2>&1; then
+		for t in "$here/uncore_load.c" "$a"; do
+			b=$TOOLS/$(basename "$t" .c)
+			[ "$b" -nt "$t" ] || "${CC:-cc}" -O2 -Wall -o "$b" "$t" || exit 1
+		done
+	else
+		echo "# run_tests: no C compiler (${CC:-cc}): the checks that need uncore_load and alias_check fail" >&2
+	fi
 fi
-TOOLS=${TOOLS:-$here} exec sh "$here/uncore_test.sh"
+export TOOLS
+sh "$here/uncore_test.sh" "$@"
