@@ -547,6 +547,9 @@ pub struct SimSpec {
     /// What a read of a counter whose value is `v` returns (a read
     /// erratum of the part); the value itself elsewhere.
     pub read_counter: fn(kind: BoxKind, v: u64) -> u64,
+    /// The events that count only with a filter field set, from Intel's
+    /// descriptions (the platform's `preconditions.tsv`).
+    pub preconditions: &'static [crate::hw::model::precond::Precondition],
 }
 
 /// The type of [`SimSpec::counts`].
@@ -586,6 +589,7 @@ impl SimSpec {
             occupancy: |_, _| false,
             summary_bit: |_, _, _| None,
             read_counter: |_, v| v,
+            preconditions: &[],
         }
     }
 }

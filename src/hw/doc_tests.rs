@@ -209,4 +209,65 @@ fn selftest_pci_devices_are_the_tables() {
         want.len()
     );
     assert_eq!(got, want, "pci-devices.tsv against the platform tables");
+
+/// Every platform's precondition table (`model::precond`), by the
+/// platform directory that holds its `preconditions.tsv`.
+fn precondition_tables() -> [(&'static str, &'static [super::model::precond::Precondition]); 5] {
+    use super::platforms::{ivbep, l3, nhmex, skl, snbep};
+    [
+        ("snbep", snbep::model::PRECONDITIONS),
+        ("ivbep", ivbep::model::PRECONDITIONS),
+        ("skl", skl::model::PRECONDITIONS),
+        ("nhmex", nhmex::model::PRECONDITIONS),
+        ("l3", l3::model::PRECONDITIONS),
+    ]
+}
+
+/// The reStructuredText that `Documentation/platforms.rst` shows for the
+/// precondition table of platform directory `dir`: its row count, then the
+/// rows (event, encoding, precondition, what the model enforces, source).
+fn precondition_block(dir: &str, table: &[super::model::precond::Precondition]) -> String {
+    let mut s = std::format!(
+        ".. preconditions: {dir}\n\n``src/hw/platforms/{dir}/preconditions.tsv``: {} rows.\n",
+        table.len()
+    );
+    if table.is_empty() {
+        return s;
+    }
+    s += "\n.. list-table::\n   :header-rows: 1\n\n";
+    s += "   * - Event\n     - Encoding\n     - Precondition\n     - Model\n     - Source\n";
+    for r in table {
+        let model = match r.needs_text {
+            "-" => String::from("not modelled"),
+            n => std::format!("``{n}``"),
+        };
+        s += &std::format!(
+            "   * - ``{}`` ({})\n     - ``{}``\n     - {}\n     - {}\n     - {}\n",
+            r.name,
+            r.box_name,
+            r.encoding,
+            r.text,
+            model,
+            r.source
+        );
+    }
+    s
+}
+
+/// The precondition tables of `Documentation/platforms.rst` are the code's
+/// (each platform's `preconditions.tsv`), row for row.
+#[test]
+fn documented_preconditions_are_the_tables() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("Documentation/platforms.rst");
+    let doc = fs::read_to_string(path).expect("platforms.rst");
+    let mut bad = Vec::new();
+    for (dir, table) in precondition_tables() {
+        let want = precondition_block(dir, table);
+        if !doc.contains(&std::format!("{want}\n")) {
+            bad.push(std::format!(
+                "{dir}: platforms.rst should have, then a blank line:\n{want}"
+            ));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -19,7 +19,12 @@
 //!   as the poll timer would during those cycles. A count that could move
 //!   a counter by a whole wrap in one step, an event select past bits 8:0
 //!   or a property past the box's field (a C-box STATE bit number past its
-//!   filter, say) is refused (`ERANGE`).
+//!   filter, say) is refused (`ERANGE`). An occurrence of an event whose
+//!   counters count only what a filter field selects (the platform's
+//!   `preconditions.tsv`: a C-box `LLC_LOOKUP` needs `state=`, the
+//!   `TOR_INSERTS`/`TOR_OCCUPANCY` opcode and node sub-events `opc=` and
+//!   `nid=`) without that key is refused (`EINVAL`, and a debug line
+//!   naming the event and the key).
 //! - `regs` (read): every box's registers on every socket.
 //! - `stats` (read): NMIs taken as uncore PMIs, PMIs handled, NMIs left to
 //!   other handlers, the PCI registry's size, the self-test's outcome, and
@@ -381,6 +386,16 @@ impl SimDebug {
                 } else {
                     m.inject(socket, t.kind, index, &l.occ)
                 }
+                .inspect_err(|e| {
+                    if let ModelError::Lacks { event, key } = e {
+                        crate::sys::pr_dbg!(
+                            "sim: {} on {} needs {}=: its counters count only what their filter selects\n",
+                            event,
+                            name,
+                            key
+                        );
+                    }
+                })
                 .map_err(model_errno)?;
             }
             Ok(m.take_pmi(socket))

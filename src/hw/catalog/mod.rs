@@ -134,7 +134,7 @@ pub(crate) const fn data_line(b: &[u8], mut i: usize) -> Option<(usize, usize)> 
 }
 
 /// `text[from..to]`, in a const context.
-const fn sub(text: &'static str, from: usize, to: usize) -> &'static str {
+pub(crate) const fn sub(text: &'static str, from: usize, to: usize) -> &'static str {
     let (_, rest) = text.as_bytes().split_at(from);
     let (mid, _) = rest.split_at(to - from);
     match core::str::from_utf8(mid) {
@@ -144,7 +144,7 @@ const fn sub(text: &'static str, from: usize, to: usize) -> &'static str {
 }
 
 /// The first `c` in `b[from..to]`, or `to`.
-const fn find(b: &[u8], from: usize, to: usize, c: u8) -> usize {
+pub(crate) const fn find(b: &[u8], from: usize, to: usize, c: u8) -> usize {
     let mut i = from;
     while i < to && b[i] != c {
         i += 1;

@@ -32,6 +32,7 @@
 //! platform's `SimSpec`, in the platform's `model` file; this file applies
 //! the rules of the families and calls those.
 
+use super::precond;
 use super::regs::{group_of, skl_bits, u};
 use super::{Family, ModelBox, ModelError, Socket};
 use crate::hw::bits::{bit, low_mask};
@@ -223,6 +224,11 @@ pub(super) fn inject(
     // The widest event select is 9 bits (with the extended select bit).
     if o.event > 0x1ff || ty.is_some_and(|k| !(spec.fits)(k, o)) {
         return Err(ModelError::Range);
+    }
+    // An occurrence of an event with a precondition carries the property
+    // its filter matches.
+    if let Some((r, key)) = ty.and_then(|k| precond::lacking(spec.preconditions, k, o)) {
+        return Err(ModelError::Lacks { event: r.name, key });
     }
     let mut hits = 0;
     if o.event == 0xff && b.has_fixed {

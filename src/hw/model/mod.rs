@@ -17,6 +17,7 @@
 
 pub mod count;
 pub mod input;
+pub mod precond;
 mod regs;
 pub mod zero;
 
@@ -217,6 +218,14 @@ pub enum ModelError {
     NoRegister,
     /// A step that would move a counter by a whole wrap or more.
     Range,
+    /// An occurrence of an event with a precondition
+    /// ([`precond::lacking`]) without the property its filter matches.
+    Lacks {
+        /// The event's name, as its precondition table has it.
+        event: &'static str,
+        /// The `inject` key the occurrence lacks.
+        key: &'static str,
+    },
 }
 
 /// The model of one platform.

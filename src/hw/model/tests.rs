@@ -17,6 +17,8 @@ use crate::hw::program::{self, Addr, Ctr, GlobalState, Op, Ops};
 use crate::hw::shared::Shared;
 use std::vec::Vec;
 
+mod preconditions;
+
 /// A minimal driver: executes programming sequences on the model.
 struct Drv {
     m: Model,
@@ -1092,8 +1094,10 @@ fn cbox_filter_bit_numbers_past_the_field_are_refused() {
             (0x0334, "filter_state", 0x03, states),
             (0x4134, "filter_nid", 0x41, nodes),
         ] {
+            // Every lookup needs a state selected (its precondition).
             let mut attr = Attr::config(config);
             crate::hw::terms::apply(t.format(filter).unwrap(), !0, &mut attr);
+            crate::hw::terms::apply(t.format("filter_state").unwrap(), !0, &mut attr);
             let mut d = Drv::new(p, 1);
             let mut sh = Shared::default();
             let pr = program(&mut d, t, 0, attr, &mut sh);
@@ -1107,6 +1111,7 @@ fn cbox_filter_bit_numbers_past_the_field_are_refused() {
                 } else {
                     Props {
                         nid: Some(bitno),
+                        state: Some(0),
                         ..Props::default()
                     }
                 };
@@ -1227,6 +1232,7 @@ fn inject_values_past_their_fields_are_refused() {
                 Props {
                     tid: Some(31),
                     opc: Some(0x1ff),
+                    state: Some(4),
                     ..Props::default()
                 },
             ),

@@ -7,7 +7,12 @@
 use super::super::snbep::model::{aux_msr, counts, fits, CboxFilter};
 use crate::hw::bits::Field;
 use crate::hw::desc::{BoxKind, SimSpec};
+use crate::hw::model::precond::{preconditions, Precondition};
 use crate::hw::model::{Family, GlobalBlock};
+
+/// The Ivy Bridge-EP events that count only with a C-box filter field set
+/// (ivytown's uncore JSON).
+pub const PRECONDITIONS: &[Precondition] = preconditions!("preconditions.tsv");
 
 /// The register model's behaviour class of each box kind.
 fn family(kind: BoxKind) -> Family {
@@ -34,6 +39,7 @@ pub const SIM: SimSpec = SimSpec {
     ctl_lacks: 1 << 23,
     aux_msr: |kind, i, msr| aux_msr(&IVBEP_FILTER, kind, i, msr),
     fits: |kind, o| fits(&IVBEP_FILTER, kind, o),
-    counts: |sock, b, kind, _, ctl, o| counts(&IVBEP_FILTER, sock, b, kind, ctl, o),
+    counts: |sock, b, kind, _, ctl, o| counts(&IVBEP_FILTER, PRECONDITIONS, sock, b, kind, ctl, o),
+    preconditions: PRECONDITIONS,
     ..SimSpec::new(family, GlobalBlock::None, 0, 800)
 };

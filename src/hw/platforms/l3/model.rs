@@ -8,7 +8,12 @@
 use super::{CTR_CTL0, GL_CTL};
 use crate::hw::desc::{BoxKind, SimSpec};
 use crate::hw::model::count::inc_of;
+use crate::hw::model::precond::{preconditions, Precondition};
 use crate::hw::model::{Family, GlobalBlock, Occurrence};
+
+/// The Xeon 7100/7400 events that count only with a mode or filter set:
+/// none (the table's comment says what was read).
+pub const PRECONDITIONS: &[Precondition] = preconditions!("preconditions.tsv");
 
 /// The register model's behaviour class of each box kind: one for all.
 fn family(_kind: BoxKind) -> Family {
@@ -26,6 +31,7 @@ fn counts(ctl: u64, o: &Occurrence) -> Option<u64> {
 /// The model of both parts. No fixed counter to simulate.
 pub const SIM: SimSpec = SimSpec {
     counts: |_, _, _, _, ctl, o| counts(ctl, o),
+    preconditions: PRECONDITIONS,
     ..SimSpec::new(
         family,
         GlobalBlock::L3 {

@@ -13,7 +13,13 @@ use super::U_GLOBAL_CTL;
 use crate::hw::catalog::{self, nhmex as cat};
 use crate::hw::desc::{Alias, BoxKind, PlatformId, SimSpec};
 use crate::hw::model::count::{alias_event, inc_of, select_counts};
+use crate::hw::model::precond::{preconditions, Precondition};
 use crate::hw::model::{Family, GlobalBlock, ModelBox, Occurrence, Socket};
+
+/// The Nehalem-EX/Westmere-EX events that count only with a mode or
+/// subcontrol set (325294); the model expresses none of them (the table
+/// says why).
+pub const PRECONDITIONS: &[Precondition] = preconditions!("preconditions.tsv");
 
 /// The register model's behaviour class of each box kind (both parts).
 fn family(kind: BoxKind) -> Family {
@@ -292,6 +298,7 @@ pub const NHMEX_SIM: SimSpec = SimSpec {
     counts: |_: &Socket, b, kind, j, ctl, o| counts(&NHMEX, b, kind, j, ctl, o),
     occupancy: |kind, event| occupancy(&NHMEX, kind, event),
     summary_bit: nhmex_summary_bit,
+    preconditions: PRECONDITIONS,
     ..SimSpec::new(family, GLOBAL, 0, 2400)
 };
 

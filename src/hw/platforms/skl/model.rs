@@ -7,7 +7,12 @@
 
 use super::{CBO_CONFIG, GLOBAL_CTRL, GLOBAL_STATUS};
 use crate::hw::desc::{BoxKind, SimSpec};
+use crate::hw::model::precond::{preconditions, Precondition};
 use crate::hw::model::{Family, GlobalBlock, SklRegs};
+
+/// The Skylake client events that count only with a mode or filter set:
+/// none (the table's comment says what was read).
+pub const PRECONDITIONS: &[Precondition] = preconditions!("preconditions.tsv");
 
 /// The register model's behaviour class of each box kind.
 fn family(kind: BoxKind) -> Family {
@@ -19,13 +24,16 @@ fn family(kind: BoxKind) -> Family {
 
 /// Skylake's model: four C-boxes in `MSR_UNC_CBO_CONFIG`; the simulated
 /// fixed counter (C-box 0's) runs at UCLK.
-pub const SIM: SimSpec = SimSpec::new(
-    family,
-    GlobalBlock::Skl(SklRegs {
-        ctl: GLOBAL_CTRL,
-        status: GLOBAL_STATUS,
-        cbo_config: CBO_CONFIG,
-    }),
-    4,
-    2000,
-);
+pub const SIM: SimSpec = SimSpec {
+    preconditions: PRECONDITIONS,
+    ..SimSpec::new(
+        family,
+        GlobalBlock::Skl(SklRegs {
+            ctl: GLOBAL_CTRL,
+            status: GLOBAL_STATUS,
+            cbo_config: CBO_CONFIG,
+        }),
+        4,
+        2000,
+    )
+};

@@ -8,7 +8,12 @@
 use crate::hw::bits::Field;
 use crate::hw::desc::{BoxKind, SimSpec};
 use crate::hw::model::count::select_counts;
+use crate::hw::model::precond::{self, preconditions, Precondition, NID, OPC, STATE};
 use crate::hw::model::{Family, GlobalBlock, ModelBox, Occurrence, Socket};
+
+/// The Sandy Bridge-EP events that count only with a C-box filter field
+/// set (jaketown's uncore JSON).
+pub const PRECONDITIONS: &[Precondition] = preconditions!("preconditions.tsv");
 
 /// The register model's behaviour class of each box kind: the U-box has no
 /// box control, the HA and iMC controls no reset bits (327043 §2.1.1).
@@ -57,9 +62,12 @@ impl CboxFilter {
     }
 
     /// Whether the filter of `b` lets `o` through, for a counter with
-    /// control `ctl`: TID when `tid_en` (bit 19); the state and node bits
-    /// `o` has; its opcode.
-    fn passes(&self, b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
+    /// control `ctl`: TID when `tid_en` (bit 19); then, for an event with
+    /// preconditions, the fields `need` names ([`precond::needs_of`]),
+    /// each of which must select `o`'s property (a state filter selecting
+    /// none counts nothing), and the others where set; for another event,
+    /// the state and node bits `o` carries, its opcode.
+    fn passes(&self, b: &ModelBox, ctl: u64, o: &Occurrence, need: Option<u8>) -> bool {
         let f = self.value(b);
         if ctl & (1 << 19) != 0 && o.props.tid.map(u64::from) != Some(self.tid.get(f)) {
             return false;
@@ -70,15 +78,20 @@ impl CboxFilter {
             1u64.checked_shl(u32::from(b))
                 .is_some_and(|m| field & m != 0)
         };
-        o.props
-            .state
-            .map(|s| has(self.state.get(f), s))
-            .unwrap_or(true)
-            && o.props.nid.map(|n| has(self.nid.get(f), n)).unwrap_or(true)
-            && o.props
-                .opc
-                .map(|x| self.opc.get(f) == u64::from(x))
-                .unwrap_or(true)
+        let pr = &o.props;
+        let state = pr.state.map(|s| has(self.state.get(f), s));
+        let nid = pr.nid.map(|n| has(self.nid.get(f), n));
+        let opc = pr.opc.map(|x| self.opc.get(f) == u64::from(x));
+        // A needed field must match; for an event with preconditions, a
+        // field it does not need qualifies nothing while zero (the
+        // sub-events without a node or opcode match); otherwise a field
+        // matches what `o` carries.
+        let field = |bit: u8, value: &Field, m: Option<bool>| match need {
+            Some(need) if need & bit != 0 => m == Some(true),
+            Some(_) if value.get(f) == 0 => true,
+            _ => m.unwrap_or(true),
+        };
+        field(STATE, &self.state, state) && field(NID, &self.nid, nid) && field(OPC, &self.opc, opc)
     }
 
     /// Whether the filter can hold `o`'s TID, opcode and state (node) bit
@@ -117,9 +130,10 @@ pub(crate) fn fits(layout: &CboxFilter, kind: BoxKind, o: &Occurrence) -> bool {
 }
 
 /// What counter `j` of `b` counts of `o`: the event select and unit mask,
-/// then the box's filter.
+/// then the box's filter, with the fields `table`'s preconditions need.
 pub(crate) fn counts(
     layout: &CboxFilter,
+    table: &[Precondition],
     sock: &Socket,
     b: &ModelBox,
     kind: BoxKind,
@@ -128,7 +142,7 @@ pub(crate) fn counts(
 ) -> Option<u64> {
     let n = select_counts(ctl, 0xff, o)?;
     let ok = match kind {
-        BoxKind::Cbox => layout.passes(b, ctl, o),
+        BoxKind::Cbox => layout.passes(b, ctl, o, precond::needs_of(table, kind, ctl)),
         BoxKind::Pcu => pcu_filter(b, ctl, o),
         // QPI event 0x38 counts the packets of the box's match/mask device.
         BoxKind::Qpi if ctl & 0xff == 0x38 => match o.props.packet {
@@ -167,6 +181,7 @@ fn pcu_filter(b: &ModelBox, ctl: u64, o: &Occurrence) -> bool {
 pub const SIM: SimSpec = SimSpec {
     aux_msr: |kind, i, msr| aux_msr(&SNBEP_FILTER, kind, i, msr),
     fits: |kind, o| fits(&SNBEP_FILTER, kind, o),
-    counts: |sock, b, kind, _, ctl, o| counts(&SNBEP_FILTER, sock, b, kind, ctl, o),
+    counts: |sock, b, kind, _, ctl, o| counts(&SNBEP_FILTER, PRECONDITIONS, sock, b, kind, ctl, o),
+    preconditions: PRECONDITIONS,
     ..SimSpec::new(family, GlobalBlock::None, 0, 800)
 };
