@@ -53,6 +53,8 @@ pub(crate) struct Stats {
     pub(crate) pmis_handled: AtomicU64,
     /// NMIs seen and left to other handlers.
     pub(crate) nmi_not_ours: AtomicU64,
+    /// NMIs taken without a PMI in a hand-over's grace.
+    pub(crate) nmis_in_grace: AtomicU64,
     /// `add`s refused on a CPU that no longer holds its package's events
     /// (an event opened on a collector that handed over before perf
     /// installed it).
@@ -266,6 +268,7 @@ impl<R: Backend> Core<R> {
     /// ([`Ctx::pmis_written`]).
     fn aim_and_write(&self, pkg: usize, cpu: CpuId, f: impl FnOnce(&mut GlobalState) + Send) {
         let pmis = self.ctx.pmis();
+        let mut grace = None;
         self.on_package(pkg, |on| {
             let aim = pmis.then(|| self.ctx.aim_pmis(pkg, cpu));
             let written = self.ctx.write_global(on, |g| {
@@ -275,9 +278,12 @@ impl<R: Backend> Core<R> {
                 }
             });
             if let Some(a) = aim {
-                self.ctx.pmis_written(on, a, cpu, written);
+                grace = self.ctx.pmis_written(on, a, cpu, written);
             }
         });
+        if let Some(of) = grace {
+            self.ctx.close_grace(pkg, of);
+        }
     }
 
     /// Initialises box `o` of package `at`, reporting a failure.

@@ -26,6 +26,7 @@
 use super::backend::{Backend, StallPoint};
 use super::Core;
 use crate::hw::overflow;
+use crate::hw::pmi_claim::Took;
 use crate::sys::cpu::{InNmi, IrqsOff};
 use crate::sys::nmi::{IrqWork, IrqWorkHandler, NmiHandler};
 use core::sync::atomic::Ordering;
@@ -85,8 +86,14 @@ impl<R: Backend> NmiHandler for PmiNmi<R> {
         // status is package-wide, and an NMI of another source on another
         // CPU must not take the PMI that is on its way to the collector
         // (which would then find none: "NMI received for unknown reason").
-        let raised = ctx.claim_pmi(pkg, cpu, || ctx.regs.pmi_pending(ctx, nmi));
-        if !raised {
+        let took = ctx.claim_pmi(pkg, cpu, || ctx.regs.pmi_pending(ctx, nmi));
+        if took == Some(Took::Nmi) {
+            // A hand-over's grace: possibly the NMI of a PMI the other
+            // core took.
+            ctx.stats.nmis_in_grace.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        if took.is_none() {
             // The simulation's NMIs of another source (`noise=1`).
             if ctx.regs.noise_nmi(nmi) {
                 return true;

@@ -18,7 +18,7 @@
 //! - `pmi=0` never turns them on.
 
 use super::{Backend, Core, Ctx};
-use crate::hw::pmi_claim::{self, PmiWord};
+use crate::hw::pmi_claim::{self, PmiWord, Took};
 use crate::hw::program::GlobalState;
 use crate::sys::cpu::{CpuId, OnPackage};
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -118,18 +118,23 @@ impl<R: Backend> Ctx<R> {
 
     /// The write of `aim` to package `on`'s `pmi_core_sel` is done, with
     /// result `written`. Written: the core named before gets its window of
-    /// last claims ([`pmi_claim::WINDOW`]). Failed: the register still
-    /// names that core, so the claim word does too; the package's PMIs are
-    /// turned off (its state says no core, for the next write that
-    /// succeeds), once logged.
-    pub(crate) fn pmis_written(&self, on: OnPackage<'_>, aim: Aim, cpu: CpuId, written: Result) {
+    /// last claims ([`pmi_claim::WINDOW`]); returns the word whose grace
+    /// [`Ctx::close_grace`] closes, if a grace opened. Failed: the register
+    /// still names that core, so the claim word does too; the package's
+    /// PMIs are turned off (its state says no core, for the next write
+    /// that succeeds), once logged.
+    pub(crate) fn pmis_written(
+        &self,
+        on: OnPackage<'_>,
+        aim: Aim,
+        cpu: CpuId,
+        written: Result,
+    ) -> Option<PmiWord> {
         let pkg = on.package();
-        let Some(r) = self.pmi.get(pkg) else {
-            return;
-        };
+        let r = self.pmi.get(pkg)?;
         let Err(e) = written else {
-            r.update(PmiWord::moved);
-            return;
+            let (_, after) = r.update(PmiWord::moved);
+            return after.grace().then_some(after);
         };
         r.update(|w| if w == aim.after { aim.before } else { w });
         if aim.bits != 0 && !r.off.swap(true, Ordering::AcqRel) {
@@ -141,20 +146,39 @@ impl<R: Backend> Ctx<R> {
                 e
             );
         }
+        None
     }
 
-    /// Whether an NMI on `cpu` takes package `pkg`'s PMI
-    /// ([`pmi_claim::claim`]: `pending()` is asked only where `cpu`'s core
-    /// is entitled). NMI context: lock-free.
-    pub(crate) fn claim_pmi(&self, pkg: usize, cpu: CpuId, pending: impl FnOnce() -> bool) -> bool {
+    /// Closes the grace of hand-over `of` on package `pkg`, after
+    /// [`pmi_claim::GRACE_MS`] (process context, the control plane): by
+    /// then every NMI a PMI sent before `pmi_core_sel` changed has
+    /// arrived, and only the target claims.
+    pub(crate) fn close_grace(&self, pkg: usize, of: PmiWord) {
         let Some(r) = self.pmi.get(pkg) else {
-            return false;
+            return;
         };
-        let claimed = pmi_claim::claim(&r.word, cpu.core_id(), pending);
-        if claimed {
+        // A sleep refused (not in process context) closes at once: the
+        // grace only spares unknown NMIs.
+        let _ = crate::sys::cpu::sleep_ms(pmi_claim::GRACE_MS);
+        r.update(|w| w.closed(of));
+    }
+
+    /// What an NMI on `cpu` takes of package `pkg`'s: its PMI, the NMI
+    /// alone (a hand-over's grace) or nothing ([`pmi_claim::claim`]:
+    /// `pending()` is asked only where `cpu`'s core is entitled). NMI
+    /// context: lock-free.
+    pub(crate) fn claim_pmi(
+        &self,
+        pkg: usize,
+        cpu: CpuId,
+        pending: impl FnOnce() -> bool,
+    ) -> Option<Took> {
+        let r = self.pmi.get(pkg)?;
+        let took = pmi_claim::claim(&r.word, cpu.core_id(), pending);
+        if took == Some(Took::Pmi) {
             r.misrouted.store(0, Ordering::Relaxed);
         }
-        claimed
+        took
     }
 
     /// An NMI on `cpu` that did not claim package `pkg`'s PMI: whether its

@@ -209,6 +209,7 @@ fn selftest_pci_devices_are_the_tables() {
         want.len()
     );
     assert_eq!(got, want, "pci-devices.tsv against the platform tables");
+}
 
 /// Every platform's precondition table (`model::precond`), by the
 /// platform directory that holds its `preconditions.tsv`.

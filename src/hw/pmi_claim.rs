@@ -15,6 +15,14 @@
 //! times: the NMI of a PMI raised just before the register changed may
 //! still be on its way to it.
 //!
+//! A claim on one core can still take a PMI whose NMI is on its way to the
+//! other (both are entitled while the register changes): that NMI then
+//! finds nothing. So a hand-over also opens a grace, which the control
+//! plane closes a bounded time after the register changed, once every NMI
+//! sent before has arrived ([`PmiWord::closed`]): in it, an NMI on either
+//! core that cannot take a PMI is taken all the same ([`Took::Nmi`]), and
+//! no PMI's NMI is left to the kernel as of unknown reason.
+//!
 //! Target, previous core and window are one word ([`PmiWord`]), changed
 //! only by compare-and-swap from the value a decision was made on: an
 //! NMI's claim and a hand-over never see each other half done. The
@@ -27,6 +35,10 @@
 /// `pmi_core_sel` names the new one: the NMIs on their way to it carry
 /// PMIs of the one status bit, which the first claim takes.
 pub const WINDOW: u64 = 1;
+
+/// How long a hand-over's grace lasts after `pmi_core_sel` names the new
+/// core, in milliseconds: far past the microseconds an NMI takes to arrive.
+pub const GRACE_MS: u32 = 10;
 
 /// NMIs on cores a package's PMIs are not aimed at that find a PMI pending,
 /// with no claim by the aimed core in between, after which the driver takes
@@ -64,9 +76,13 @@ const PREV_SHIFT: u32 = CORE_BITS;
 /// Where the window's claims left start (4 bits).
 const LEFT_SHIFT: u32 = 2 * CORE_BITS;
 const LEFT_MASK: u64 = 0xf;
+/// The hand-over's grace bit: until the control plane closes it
+/// ([`PmiWord::closed`]), the cores on either side of the hand-over take
+/// every NMI they cannot take a PMI with ([`PmiWord::swallows`]).
+const GRACE: u64 = 1 << (LEFT_SHIFT + 4);
 /// Where the hand-over count starts (the rest of the word): two words
 /// made by different hand-overs always differ.
-const GEN_SHIFT: u32 = LEFT_SHIFT + 4;
+const GEN_SHIFT: u32 = LEFT_SHIFT + 5;
 
 /// A package's PMI claim state: the core PMIs go to, the core they went to
 /// before the last hand-over and the claims left to it, and a count of
@@ -146,20 +162,33 @@ impl PmiWord {
         self.0 >> GEN_SHIFT
     }
 
-    fn make(target: u64, previous: u64, left: u64, generation: u64) -> Self {
+    /// Whether the hand-over's grace is open.
+    pub fn grace(self) -> bool {
+        self.0 & GRACE != 0
+    }
+
+    /// The previous core's field, while the grace is open or it has
+    /// claims left.
+    fn previous_field(self) -> u64 {
+        (self.0 >> PREV_SHIFT) & CORE_MASK
+    }
+
+    fn make(target: u64, previous: u64, left: u64, grace: bool, generation: u64) -> Self {
         let generation = generation & (u64::MAX >> GEN_SHIFT);
         PmiWord(
             target
                 | (previous << PREV_SHIFT)
                 | ((left & LEFT_MASK) << LEFT_SHIFT)
+                | if grace { GRACE } else { 0 }
                 | (generation << GEN_SHIFT),
         )
     }
 
     /// The word after PMIs are aimed at `core` (`None`: at no core), before
     /// `pmi_core_sel` is written: the core they went to becomes the previous
-    /// one and claims as before until [`PmiWord::moved`]. Aiming at the same
-    /// core again changes nothing.
+    /// one and claims as before until [`PmiWord::moved`], and the grace
+    /// opens until [`PmiWord::closed`]. Aiming at the same core again
+    /// changes nothing.
     pub fn aimed(self, core: Option<u32>) -> Self {
         let new = Self::field(core);
         let old = self.0 & CORE_MASK;
@@ -170,7 +199,34 @@ impl PmiWord {
             0 => (0, 0),
             _ => (old, OPEN),
         };
-        Self::make(new, previous, left, self.generation().wrapping_add(1))
+        Self::make(
+            new,
+            previous,
+            left,
+            old != 0,
+            self.generation().wrapping_add(1),
+        )
+    }
+
+    /// The word once the hand-over's grace is over (the control plane,
+    /// some time after `pmi_core_sel` named the target: every NMI a PMI
+    /// sent before has arrived): only the target claims. A word of a later
+    /// hand-over than `of` is left as it is.
+    pub fn closed(self, of: PmiWord) -> Self {
+        match self.generation() == of.generation() && self.left() != OPEN {
+            true => Self::make(self.0 & CORE_MASK, 0, 0, false, self.generation()),
+            false => self,
+        }
+    }
+
+    /// Whether an NMI on `core` that cannot take a PMI (none pending, or
+    /// not entitled to the one pending) is taken all the same: in the
+    /// grace of a hand-over, on the target or the previous core, where it
+    /// may be the NMI of a PMI the other core's NMI took (which the kernel
+    /// would otherwise report as of "unknown reason").
+    pub fn swallows(self, core: u32) -> bool {
+        let f = Self::field(Some(core));
+        self.grace() && f != 0 && (f == self.0 & CORE_MASK || f == self.previous_field())
     }
 
     /// The word once `pmi_core_sel` names the target: the previous core has
@@ -179,8 +235,9 @@ impl PmiWord {
         match self.left() {
             OPEN => Self::make(
                 self.0 & CORE_MASK,
-                (self.0 >> PREV_SHIFT) & CORE_MASK,
+                self.previous_field(),
                 WINDOW,
+                self.grace(),
                 self.generation(),
             ),
             _ => self,
@@ -197,23 +254,31 @@ impl PmiWord {
             return None;
         }
         let target = self.0 & CORE_MASK;
-        let previous = (self.0 >> PREV_SHIFT) & CORE_MASK;
+        let previous = self.previous_field();
         let left = self.left();
+        let grace = self.grace();
+        // In the grace the previous core stays known (it swallows NMIs).
+        let keep = |left: u64| if grace || left > 0 { previous } else { 0 };
         if f == target && left == OPEN {
             // `pmi_core_sel` still names the previous core: it keeps its
             // claims.
             return Some(self);
         }
         if f == target {
-            return Some(Self::make(target, 0, 0, self.generation()));
+            return Some(Self::make(target, keep(0), 0, grace, self.generation()));
         }
         if f == previous && left == OPEN {
             return Some(self);
         }
         if f == previous && left > 0 {
             let left = left - 1;
-            let previous = if left == 0 { 0 } else { previous };
-            return Some(Self::make(target, previous, left, self.generation()));
+            return Some(Self::make(
+                target,
+                keep(left),
+                left,
+                grace,
+                self.generation(),
+            ));
         }
         None
     }
@@ -255,8 +320,14 @@ pub enum Claim {
     /// one; if it changed meanwhile (a hand-over, another core's claim),
     /// decide again from the word found.
     Swap(PmiWord),
+    /// No PMI pending: load the word again, to decide whether the NMI is
+    /// taken all the same ([`PmiWord::swallows`]).
+    Empty,
     /// Claimed.
     Claimed,
+    /// No PMI taken, but the NMI is, in a hand-over's grace
+    /// ([`PmiWord::swallows`]).
+    Swallowed,
     /// Not this core's (now).
     NotEntitled,
     /// No PMI pending.
@@ -272,11 +343,18 @@ impl Claim {
                 let w = word.load();
                 match w.claim(core) {
                     Some(_) => Claim::Pending(w),
+                    None if w.swallows(core) => Claim::Swallowed,
                     None => Claim::NotEntitled,
                 }
             }
             Claim::Pending(w) => match pending() {
                 true => Claim::Swap(w),
+                false => Claim::Empty,
+            },
+            // The word now, not as loaded: a hand-over may have begun
+            // since, and another core taken this NMI's PMI.
+            Claim::Empty => match word.load().swallows(core) {
+                true => Claim::Swallowed,
                 false => Claim::NothingPending,
             },
             Claim::Swap(w) => match w.claim(core) {
@@ -284,40 +362,60 @@ impl Claim {
                     Ok(()) => Claim::Claimed,
                     Err(now) => Claim::Swap(now),
                 },
+                None if w.swallows(core) => Claim::Swallowed,
                 None => Claim::NotEntitled,
             },
             done => done,
         }
     }
 
-    /// Whether the claim ended, and if so whether it took the PMI.
-    pub const fn done(self) -> Option<bool> {
+    /// Whether the claim ended, and if so what it took.
+    pub const fn done(self) -> Option<Option<Took>> {
         match self {
-            Claim::Claimed => Some(true),
-            Claim::NotEntitled | Claim::NothingPending => Some(false),
-            Claim::Load | Claim::Pending(_) | Claim::Swap(_) => None,
+            Claim::Claimed => Some(Some(Took::Pmi)),
+            Claim::Swallowed => Some(Some(Took::Nmi)),
+            Claim::NotEntitled | Claim::NothingPending => Some(None),
+            Claim::Load | Claim::Pending(_) | Claim::Swap(_) | Claim::Empty => None,
         }
     }
 }
 
-/// Whether an NMI on `core` takes its package's PMI: `core` is entitled to
-/// it by the word, `pending()` (asked once, only then) says a PMI is
-/// pending, and the claim's swap succeeds. Lock-free (NMI context): the
-/// word changes only by hand-overs and other claims, so the swap settles
-/// in a few attempts.
+/// What an NMI's claim took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Took {
+    /// The package's PMI: its work walks the overflows.
+    Pmi,
+    /// The NMI alone, in a hand-over's grace: nothing to walk.
+    Nmi,
+}
+
+/// What an NMI on `core` takes: its package's PMI where `core` is
+/// entitled to it by the word, `pending()` (asked once, only then) says a
+/// PMI is pending, and the claim's swap succeeds; else, in a hand-over's
+/// grace, the NMI alone ([`PmiWord::swallows`]); else nothing. Lock-free
+/// (NMI context): the word changes only by hand-overs and other claims, so
+/// the swap settles in a few attempts.
 ///
 /// # Examples
 ///
 /// ```
-/// use core::sync::atomic::AtomicU64;
-/// use uncore_core::hw::pmi_claim::{claim, PmiWord};
+/// use core::sync::atomic::{AtomicU64, Ordering};
+/// use uncore_core::hw::pmi_claim::{claim, PmiWord, Took};
 ///
 /// let word = AtomicU64::new(PmiWord::NONE.aimed(Some(3)).bits());
-/// assert!(claim(&word, 3, || true));
-/// assert!(!claim(&word, 3, || false));
-/// assert!(!claim(&word, 5, || true));
+/// assert_eq!(claim(&word, 3, || true), Some(Took::Pmi));
+/// assert_eq!(claim(&word, 3, || false), None);
+/// assert_eq!(claim(&word, 5, || true), None);
+/// // A hand-over to core 5: until its grace is closed, an NMI on 3 or 5
+/// // that finds nothing is taken (it may be a PMI's the other took).
+/// let h = PmiWord::from_bits(word.load(Ordering::Relaxed)).aimed(Some(5)).moved();
+/// word.store(h.bits(), Ordering::Relaxed);
+/// assert_eq!(claim(&word, 5, || false), Some(Took::Nmi));
+/// word.store(h.closed(h).bits(), Ordering::Relaxed);
+/// assert_eq!(claim(&word, 5, || false), None);
+/// assert_eq!(claim(&word, 3, || true), None);
 /// ```
-pub fn claim(word: &impl Word, core: u32, pending: impl FnOnce() -> bool) -> bool {
+pub fn claim(word: &impl Word, core: u32, pending: impl FnOnce() -> bool) -> Option<Took> {
     let mut pending = Some(pending);
     let mut c = Claim::Load;
     loop {

@@ -7,8 +7,8 @@
 //! read path loads; every access is counted by kind, as the hardware path
 //! would make it.
 
-use super::route::Route;
 use super::fault::Glitch;
+use super::route::Route;
 use super::selftest::NmiRead;
 use super::{SimFiles, Stalls};
 use crate::engine::backend::{At, Backend, Counter, StallPoint};

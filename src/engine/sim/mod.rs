@@ -672,7 +672,7 @@ impl DebugfsOps for SimDebug {
                      selftest_stale {}\nselftest_then_exact {}\n\
                      selftest_refused {}\nselftest_accepted {}\n\
                      unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}\nstalls_expired {}\n\
-                     stranded_adds {}\npmis_masked {}\nrearms {}\nglobal_writes_failed {}",
+                     stranded_adds {}\npmis_masked {}\nrearms {}\nglobal_writes_failed {}\nnmis_in_grace {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
@@ -691,7 +691,8 @@ impl DebugfsOps for SimDebug {
                     s.stranded_adds.load(Relaxed),
                     self.sim().route.pmis_masked.load(Relaxed),
                     self.sim().route.rearms.load(Relaxed),
-                    self.sim().route.global_writes_failed.load(Relaxed)
+                    self.sim().route.global_writes_failed.load(Relaxed),
+                    s.nmis_in_grace.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
                 for (name, n) in ACCESS_NAMES.iter().zip(self.sim().accesses()) {
