@@ -5,7 +5,9 @@
 # module built for it in build/debug/) and boots a QEMU guest that
 # simulates a two-socket Sandy Bridge-EP (sim=snbep:2), then shows the
 # uncore PMUs, `perf list` and `perf stat -a -e uncore_...` counting events
-# injected into the simulated hardware.
+# injected into the simulated hardware (LLC lookups through the
+# llc_lookup.data_read alias, memory traffic in MiB); fails unless each
+# count is the injected one.
 #
 # Usage: scripts/demo.sh [--sim PLATFORM[:SOCKETS]] [--cpu MODEL] [--smp TOPOLOGY]
 #   --sim    module argument sim= (default snbep:2); SOCKETS must equal the
