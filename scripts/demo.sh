@@ -11,7 +11,8 @@
 #
 # Usage: scripts/demo.sh [--sim PLATFORM[:SOCKETS]] [--cpu MODEL] [--smp TOPOLOGY]
 #   --sim    module argument sim= (default snbep:2); SOCKETS must equal the
-#            sockets of --smp
+#            sockets of --smp; the events the demo counts are Sandy
+#            Bridge-EP's and Ivy Bridge-EP's (snbep, ivbep)
 #   --cpu    QEMU -cpu value (default SandyBridge,model=45,-hypervisor)
 #   --smp    QEMU -smp value (default 4,sockets=2,cores=2)
 #   --help   this text
