@@ -5,11 +5,14 @@
 # module built for it in build/debug/) and boots a QEMU guest that
 # simulates a two-socket Sandy Bridge-EP (sim=snbep:2), then shows the
 # uncore PMUs, `perf list` and `perf stat -a -e uncore_...` counting events
-# injected into the simulated hardware.
+# injected into the simulated hardware (LLC lookups through the
+# llc_lookup.data_read alias, memory traffic in MiB); fails unless each
+# count is the injected one.
 #
 # Usage: scripts/demo.sh [--sim PLATFORM[:SOCKETS]] [--cpu MODEL] [--smp TOPOLOGY]
 #   --sim    module argument sim= (default snbep:2); SOCKETS must equal the
-#            sockets of --smp
+#            sockets of --smp; the events the demo counts are Sandy
+#            Bridge-EP's and Ivy Bridge-EP's (snbep, ivbep)
 #   --cpu    QEMU -cpu value (default SandyBridge,model=45,-hypervisor)
 #   --smp    QEMU -smp value (default 4,sockets=2,cores=2)
 #   --help   this text

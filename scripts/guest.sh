@@ -42,7 +42,8 @@
 # README.md and Documentation/platforms.rst (/tests). On the stock kernel it also has what the
 # README's commands installed in its Debian root (/lib/modules/<release>/,
 # for modprobe), and what the Debian package's install made of that
-# directory in a copy of the root (/deb/lib/modules/<release>/). MODARGS is also exported to the script. Between scripts
+# directory in a copy of the root (/deb/lib/modules/<release>/) and the
+# selftests and rust-uncore-report it installed (/deb/usr/). MODARGS is also exported to the script. Between scripts
 # the guest unloads what a script left loaded and brings every CPU online.
 # The tools (tests/tools/*.c and the selftests' uncore_load, static
 # binaries) are built when missing or
@@ -216,10 +217,14 @@ if [ "$kernel" = stock ]; then
 		(cd "$root/lib/modules/$release" && find . -path ./build -prune -o -print | cpio -pdm --quiet "$work/root/lib/modules/$release")
 	fi
 	# What the Debian package's install made of it in a copy of that root
-	# (tests/host/deb.sh), at /deb/lib/modules/<release>.
+	# (tests/host/deb.sh), at /deb/lib/modules/<release>, and the
+	# selftests and command it installed (/deb/usr/).
 	if [ -d "$boot/../deb/lib/modules/$release" ]; then
 		mkdir -p "$work/root/deb/lib/modules"
 		cp -a "$boot/../deb/lib/modules/$release" "$work/root/deb/lib/modules/"
+	fi
+	if [ -d "$boot/../deb/usr" ]; then
+		cp -a "$boot/../deb/usr" "$work/root/deb/"
 	fi
 fi
 if [ -d "$CACHE_DIR/guest-tools" ]; then

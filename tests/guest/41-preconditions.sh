@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Event preconditions (Documentation/platforms.rst): an LLC_LOOKUP counts
-# only the lookups its state filter selects, so the README's
+# only the lookups its state filter selects, so the old README's
 # uncore_cbox_0/event=0x34,umask=0x8f/ (no filter_state) counts nothing
 # while lookups in a state are injected, and the same lookups count
 # exactly with filter_state and through the llc_lookup.data_read alias.
@@ -22,7 +22,7 @@ echo 'pmu=uncore_cbox_0 socket=0 event=0x34 umask=0x1 state=1 count=250' >$DBG/i
 echo 'pmu=uncore_cbox_0 socket=0 event=0x34 umask=0x2 state=4 count=150' >$DBG/inject"
 
 # One event at a time: the events share the C-box filter register, and
-# the README's event counts whatever states another event's filter_state
+# the old README's event counts whatever states another event's filter_state
 # selects, as on the hardware.
 check_eq "$readme (no state selected) counts nothing" "$(total "$readme" sh -c "$lookups")" 0
 check_eq "$stated counts every lookup" "$(total "$stated" sh -c "$lookups")" 700

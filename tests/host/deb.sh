@@ -11,9 +11,12 @@
 # with DKMS's key), and `apt-get remove --purge`, after which nothing of
 # the package is left. The kernel modules directory the package's install
 # made is kept for the guests
-# (<stock kernel directory>/deb/lib/modules/<release>), where
+# (<stock kernel directory>/deb/lib/modules/<release>), with the selftests
+# and rust-uncore-report it installed (<...>/deb/usr/), where
 # tests/guest/31-deb.sh loads the DKMS-built module with the README's
-# stock-load block. TAP.
+# stock-load block and runs rust-uncore-report. The package also holds the
+# selftests and rust-uncore-report, which runs in the copy (builds its
+# helpers, writes a report, writes nothing into /usr/share). TAP.
 #
 # Usage: tests/host/deb.sh
 set -uo pipefail
@@ -64,6 +67,18 @@ if [ -z "$missing" ]; then
 	ok "the package holds the module's source in /$src"
 else
 	notok "the package holds the module's source in /$src: missing$missing"
+fi
+# The selftests and the command that runs them.
+missing=""
+for f in usr/sbin/rust-uncore-report usr/share/man/man8/rust-uncore-report.8.gz \
+	$(printf 'usr/share/rust-uncore/selftests/%s ' run_tests.sh uncore_test.sh lib.sh pci-devices.tsv \
+		uncore_load.c alias_check.c Makefile); do
+	printf '%s\n' "$files" | grep -qx "$f" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+	ok "the package holds the selftests in /usr/share/rust-uncore/selftests and /usr/sbin/rust-uncore-report"
+else
+	notok "the package holds the selftests and rust-uncore-report: missing$missing"
 fi
 if [ "$(dpkg-deb -f "$deb" Architecture)" = all ]; then
 	ok "it is architecture-independent"
@@ -153,10 +168,39 @@ if [ -n "$sig" ] && [ "$sig" = "$serial" ]; then
 else
 	notok "it is signed with DKMS's key: signature key '${sig:-none}', DKMS's certificate '${serial:-none}'"
 fi
-# For the guests: the modules directory as the package's install left it.
+# The installed report command, in the copy (no module loaded there: the
+# report says so, status 4): it builds the helpers from the installed sources with
+# the compiler the package recommends, in a temporary directory (nothing
+# is written next to the selftests), and writes the report.
+before=$(inroot find /usr/share/rust-uncore | sort)
+out=$(inroot /bin/sh -c 'cd /root && rust-uncore-report /root/uncore-report.txt' 2>&1)
+rc=$?
+if printf '%s\n' "$out" | grep -q 'no C compiler\|error:'; then
+	notok "rust-uncore-report built its helpers from /usr/share/rust-uncore/selftests"
+	printf '%s\n' "$out" | grep 'no C compiler\|error:' | head -5 | sed 's/^/#   /'
+else
+	ok "rust-uncore-report built its helpers from /usr/share/rust-uncore/selftests"
+fi
+if [ "$rc" = 4 ] && inroot grep -q '^TAP version 13' /root/uncore-report.txt &&
+	inroot grep -q '^1\.\.0 # SKIP rust_uncore is not loaded' /root/uncore-report.txt &&
+	printf '%s\n' "$out" | grep -q 'the report is in /root/uncore-report.txt'; then
+	ok "rust-uncore-report wrote the report: without the module, 'not loaded', status 4"
+else
+	notok "rust-uncore-report wrote the report: without the module, 'not loaded', status 4 (status $rc)"
+	printf '%s\n' "$out" | tail -5 | sed 's/^/#   /'
+fi
+if [ "$(inroot find /usr/share/rust-uncore | sort)" = "$before" ]; then
+	ok "... and wrote nothing into /usr/share/rust-uncore"
+else
+	notok "... and wrote nothing into /usr/share/rust-uncore"
+fi
+# For the guests: the modules directory as the package's install left it,
+# and the selftests and command it installed.
 "${sudo[@]}" rm -rf "$vdir/deb"
-mkdir -p "$vdir/deb/lib/modules/$release"
+mkdir -p "$vdir/deb/lib/modules/$release" "$vdir/deb/usr/share" "$vdir/deb/usr/sbin"
 (cd "$merged/lib/modules/$release" && find . -path ./build -prune -o -print | cpio -pdm --quiet "$vdir/deb/lib/modules/$release")
+cp -a "$merged/usr/share/rust-uncore" "$vdir/deb/usr/share/"
+cp -a "$merged/usr/sbin/rust-uncore-report" "$vdir/deb/usr/sbin/"
 
 # 5. Removal.
 # purged WHEN: apt-get remove --purge, and nothing of the package is left.
@@ -169,10 +213,11 @@ purged() {
 		printf '%s\n' "$out" | tail -20 | sed 's/^/#   /'
 	fi
 	left=$(inroot /bin/sh -c "dpkg -s rust-uncore-dkms 2>/dev/null | grep '^Status:'; dkms status rust-uncore 2>/dev/null
-		ls -d /usr/src/rust-uncore-* /var/lib/dkms/rust-uncore /lib/modules/*/updates/dkms/rust_uncore.ko* 2>/dev/null
+		ls -d /usr/src/rust-uncore-* /var/lib/dkms/rust-uncore /lib/modules/*/updates/dkms/rust_uncore.ko* \
+			/usr/share/rust-uncore /usr/sbin/rust-uncore-report 2>/dev/null
 		grep -H rust_uncore /lib/modules/*/modules.dep 2>/dev/null" 2>&1)
 	if [ -z "$left" ]; then
-		ok "nothing of it is left (dpkg, dkms status, /usr/src, /var/lib/dkms, /lib/modules)"
+		ok "nothing of it is left (dpkg, dkms status, /usr/src, /var/lib/dkms, /lib/modules, /usr/share, /usr/sbin)"
 	else
 		notok "nothing of it is left"
 		printf '%s\n' "$left" | head -10 | sed 's/^/#   /'

@@ -13,7 +13,9 @@
 #     stop `make` with the reason; `make clean` without a KDIR stops,
 #     removing nothing, when Kbuild's objects are there;
 #   - the build says which kernel the .ko is for; `make install` runs
-#     modules_install and depmod for KDIR's release.
+#     modules_install and depmod for KDIR's release;
+#   - `make selftest REPORT=FILE [AB=1]` runs the selftests with --report
+#     FILE [--ab].
 # Usage: tests/host/makefile.sh   (TAP output; exit status 1 on a failure)
 set -u
 . "$(dirname "$0")/tap.sh"
@@ -174,6 +176,15 @@ for target in $(sed -n 's/^\.PHONY: *//; T; s/\\$//; p; :a; n; s/^\t//; s/\\$//;
 done
 t "make help lists every target (missing:${missing:- none})" "$missing" ""
 t "make help fits one screen ($(printf '%s\n' "$help" | wc -l) lines)" "$([ "$(printf '%s\n' "$help" | wc -l)" -le 50 ] && echo yes)" yes
+
+# The selftests' target, as the README and the admin guide show it: the
+# command it runs (make -n).
+mk -n selftest REPORT=uncore-report.txt
+t "make selftest REPORT=uncore-report.txt runs the selftests with --report" "$out" \
+	"tests/selftests/uncore/run_tests.sh --report uncore-report.txt "
+mk -n selftest REPORT=uncore-report.txt AB=1
+t "make selftest REPORT=uncore-report.txt AB=1 adds --ab" "$out" \
+	"tests/selftests/uncore/run_tests.sh --report uncore-report.txt --ab"
 
 echo "1..$tap_n"
 exit $failed
