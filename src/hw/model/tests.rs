@@ -17,7 +17,7 @@ use crate::hw::program::{self, Addr, Ctr, GlobalState, Op, Ops};
 use crate::hw::shared::Shared;
 use std::vec::Vec;
 
-mod preconditions;
+mod preconditions_tests;
 
 /// A minimal driver: executes programming sequences on the model.
 struct Drv {
