@@ -29,7 +29,7 @@ as_user() {
 check_eq "the test user exists and su works" "$(as_user 'id -u')" "$UID_"
 
 # The files: mode 0600, owner root:root.
-FILES="clock inject nmi plug regs selftest stall stats unplug workload"
+FILES="clock devices glitch inject nmi plug pmi regs selftest stall stats unplug workload"
 for f in $FILES; do
 	check_eq "$DBG/$f: mode 600, owner 0:0" "$(stat -c '%a %u:%g' "$DBG/$f" 2>&1)" "600 0:0"
 done
