@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel headers whose declarations rust_uncore uses. bindgen turns
- * them into rust/bindings_generated.rs at build time (see Kbuild), with the
- * flags of the kernel tree the module is built against and the allowlist in
- * rust/bindgen_allowlist.
- *
- * Constants that bindgen cannot evaluate (macros built from other macros,
- * such as BIT()) are declared here as RUST_CONST_HELPER_<NAME>; the build
- * renames them to <NAME>, as the kernel's own bindings do.
+ * The headers bindgen turns into rust/bindings_generated.rs (Kbuild; the
+ * allowlist: rust/bindgen_allowlist). Constants it cannot evaluate are
+ * RUST_CONST_HELPER_<NAME>, renamed <NAME> as in the kernel's bindings.
  */
 
 #include <linux/bitmap.h>

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What Rust cannot reach through bindgen: kernel macros and static inline
- * functions without an exported symbol. Each function is a one-line wrapper. Their Rust declarations are
- * generated from this file (rust/helpers_generated.rs, see Kbuild), so no
- * prototype is written by hand; like the kernel's own rust/helpers, the
- * file has no header.
+ * Kernel macros and static inlines Rust cannot reach through bindgen, one
+ * line each. Their Rust declarations are generated from this file
+ * (rust/helpers_generated.rs, Kbuild); like rust/helpers, no header.
  */
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
@@ -123,7 +121,6 @@ void ru_init_irq_work_hard(struct irq_work *work, void (*fn)(struct irq_work *))
 }
 
 void ru_send_nmi(unsigned int cpu) { __apic_send_IPI_mask(cpumask_of(cpu), NMI_VECTOR); }
-/* apic_write()'s static call is not exported; the `apic` it calls is. */
 void ru_apic_lvtpc_nmi(void) { if (boot_cpu_has(X86_FEATURE_APIC) && apic) apic->write(APIC_LVTPC, APIC_DM_NMI); }
 
 /* perf events. */

@@ -223,6 +223,8 @@ impl<T: NmiHandler> PinnedDrop for Registration<T> {
 /// uncore, reaches this CPU until it is unmasked. The core PMU's handler
 /// does it only while core events are active, so an uncore PMI's handler
 /// must too. A CPU without a local APIC gets no PMIs: nothing to do.
+/// (Through the exported `apic`: `apic_write()`'s static call is not
+/// exported.)
 pub fn rearm_pmi(_nmi: &InNmi) {
     // SAFETY: Writes this CPU's own LVTPC (NMI context: no migration), if it has a local APIC,
     // with the value the core PMU writes there at boot and in its own NMI handler (`APIC_DM_NMI`,

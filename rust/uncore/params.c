@@ -1,27 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rust_uncore's module parameters: 6.12's module! declares none, so they
- * are declared here; rust/uncore/sim_params.c adds `sim=` for the
- * simulation module. Their readers' Rust declarations are generated from
- * this file (rust/uncore/params_generated.rs, see Kbuild).
+ * The module parameters (6.12's module! has none); RU_PARAM_SIM adds the
+ * simulation's. Rust's view: rust/uncore/params_generated.rs (Kbuild).
  */
 #include <linux/moduleparam.h>
 
 static bool pmi = true;
 module_param(pmi, bool, 0444);
 MODULE_PARM_DESC(pmi, "Take counter overflow PMIs where the uncore raises them (Nehalem-EX, Westmere-EX); 0: never enable them, the poll timer alone keeps the counts (default 1)");
-
 int ru_param_pmi(void) { return pmi; }
 
 #ifdef RU_PARAM_SIM
 static char *sim;
 module_param(sim, charp, 0444);
 MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <platform>[:<sockets>], an unknown platform fails the load with the list of names in the kernel log (pentiumd: a family 15 model 6 part without L3 EMON)");
-
 static char *hide;
 module_param(hide, charp, 0444);
 MODULE_PARM_DESC(hide, "With sim=: register no PMU for the boxes of these types, e.g. imc (a driver that misses a box the machine has; the selftests must fail)");
-
 const char *ru_param_sim(void) { return sim; }
 const char *ru_param_hide(void) { return hide; }
 #endif
