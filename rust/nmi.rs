@@ -224,7 +224,9 @@ impl<T: NmiHandler> PinnedDrop for Registration<T> {
 /// does it only while core events are active, so an uncore PMI's handler
 /// must too. A CPU without a local APIC gets no PMIs: nothing to do.
 /// (Through the exported `apic`: `apic_write()`'s static call is not
-/// exported.)
+/// exported.) The mask on delivery: Intel SDM Vol. 3, the local APIC's
+/// performance-counter LVT entry; the kernel's `intel_pmu_handle_irq()`
+/// unmasks it the same way.
 pub fn rearm_pmi(_nmi: &InNmi) {
     // SAFETY: Writes this CPU's own LVTPC (NMI context: no migration), if it has a local APIC,
     // with the value the core PMU writes there at boot and in its own NMI handler (`APIC_DM_NMI`,

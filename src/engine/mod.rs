@@ -274,7 +274,9 @@ impl<R: Backend> Core<R> {
             let written = self.ctx.write_global(on, |g| {
                 f(g);
                 if let Some(a) = aim {
-                    g.pmi_cores = a.bits;
+                    // Under the global control's lock, as the fallback's
+                    // write: PMIs turned off meanwhile stay off.
+                    g.pmi_cores = if self.ctx.pmis_off(pkg) { 0 } else { a.bits };
                 }
             });
             if let Some(a) = aim {

@@ -116,6 +116,14 @@ impl<R: Backend> Ctx<R> {
         }
     }
 
+    /// Whether package `pkg`'s PMIs are off (a failed aim, or PMIs that
+    /// reached another core).
+    pub(crate) fn pmis_off(&self, pkg: usize) -> bool {
+        self.pmi
+            .get(pkg)
+            .is_some_and(|r| r.off.load(Ordering::Acquire))
+    }
+
     /// The write of `aim` to package `on`'s `pmi_core_sel` is done, with
     /// result `written`. Written: the core named before gets its window of
     /// last claims ([`pmi_claim::WINDOW`]); returns the word whose grace
