@@ -28,6 +28,7 @@
 use super::pcibox::PciEntry;
 use super::{Core, Ctx};
 use crate::hw::desc::{BoxType, Platform};
+use crate::hw::pmi_probe::ProbeCounter;
 #[cfg(feature = "sim")]
 use crate::hw::program::Ctr;
 use crate::hw::program::{Addr, CfgReg, CounterReg, Msr, Op, Ops};
@@ -112,6 +113,11 @@ pub(crate) trait Backend: Send + Sync + Sized + 'static {
     /// Whether an uncore PMI of this CPU's package is pending, asked on a
     /// core the PMIs are not aimed at, without taking it.
     fn pmi_seen(&self, ctx: &Ctx<Self>, nmi: &InNmi) -> bool;
+    /// Lets the routing check's probe counter `p` of package `pkg`, armed,
+    /// run to its overflow (process context). The hardware's counts the
+    /// uncore clock on its own; the simulation's is given the counts and
+    /// its PMI delivered.
+    fn run_probe(&self, _ctx: &Ctx<Self>, _pkg: usize, _p: &ProbeCounter) {}
     /// Unmasks this CPU's PMI delivery after it took an uncore PMI: the
     /// local APIC masks its performance-counter entry (LVTPC) when it
     /// delivers one.

@@ -16,6 +16,7 @@ mod backend;
 mod hardware;
 mod pcibox;
 mod pmi;
+mod pmi_check;
 mod pmi_route;
 mod pmu;
 mod register;
@@ -55,6 +56,8 @@ pub(crate) struct Stats {
     pub(crate) nmi_not_ours: AtomicU64,
     /// NMIs taken without a PMI in a hand-over's grace.
     pub(crate) nmis_in_grace: AtomicU64,
+    /// NMIs taken while a package's routing check ran.
+    pub(crate) probe_nmis: AtomicU64,
     /// `add`s refused on a CPU that no longer holds its package's events
     /// (an event opened on a collector that handed over before perf
     /// installed it).
@@ -355,6 +358,9 @@ impl<R: Backend> Core<R> {
                     };
                     if let Some(p) = self.ctx.parked.get(pkg) {
                         p.store(false, Ordering::Release);
+                    }
+                    if self.ctx.pmis() {
+                        self.check_pmi_route(pkg);
                     }
                     self.aim_and_write(pkg, cpu, |g| *g = GlobalState::default());
                 }

@@ -81,6 +81,15 @@ impl<R: Backend> NmiHandler for PmiNmi<R> {
         let Some(work) = self.works.get(pkg) else {
             return false;
         };
+        // The package's routing check (`pmi_check`) takes every NMI.
+        if let Some(saw) = ctx.probe_nmi(pkg, cpu, || ctx.regs.pmi_pending(ctx, nmi)) {
+            if saw {
+                ctx.regs.rearm_pmi(nmi);
+                work.queue();
+            }
+            ctx.stats.probe_nmis.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
         // Only the core `pmi_core_sel` names takes the package's PMIs (and
         // the one it named before, within its window: `hw::pmi_claim`): the
         // status is package-wide, and an NMI of another source on another

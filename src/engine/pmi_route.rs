@@ -19,9 +19,10 @@
 
 use super::{Backend, Core, Ctx};
 use crate::hw::pmi_claim::{self, PmiWord, Took};
+use crate::hw::pmi_probe::{CoreMap, MAX_CORES};
 use crate::hw::program::GlobalState;
 use crate::sys::cpu::{CpuId, OnPackage};
-use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use kernel::prelude::*;
 
 /// One package's PMI routing.
@@ -30,15 +31,24 @@ pub(crate) struct Route {
     /// The claim word ([`PmiWord`]): the core `pmi_core_sel` names, the one
     /// it named before and its window.
     word: AtomicU64,
-    /// PMIs are off for the package: a write of `pmi_core_sel` failed or
-    /// they reached another core. Only a reload turns them on again.
-    off: AtomicBool,
+    /// PMIs are off for the package: a write of `pmi_core_sel` failed,
+    /// they reached another core or the routing check found none. Only a
+    /// reload turns them on again.
+    pub(super) off: AtomicBool,
     /// The fallback to polling is decided, for the package's PMI work to
     /// carry out (the NMI that decides cannot write the register).
     fall_back: AtomicBool,
     /// NMIs on cores the PMIs are not aimed at that found a PMI pending,
     /// since the aimed core last claimed one.
     misrouted: AtomicU32,
+    /// The package's routing check runs (`pmi_check`): its NMIs take all.
+    pub(super) probing: AtomicBool,
+    /// The core ID whose NMI saw the running probe's PMI, or -1.
+    pub(super) probe_hit: AtomicI64,
+    /// The bit each core is reached by, where the check learned another
+    /// numbering than the driver's ([`Route::set_map`]).
+    learned: AtomicBool,
+    map: [AtomicU64; MAX_CORES],
 }
 
 /// A PMI target chosen before `pmi_core_sel` is written.
@@ -51,7 +61,40 @@ pub(crate) struct Aim {
     after: PmiWord,
 }
 
+/// A [`Route::map`] entry: in use, the bit, the core ID.
+const ENTRY: u64 = 1 << 63;
+
 impl Route {
+    /// Aims PMIs by `map` from now on (`None`: by the driver's numbering).
+    /// Process context, before the package's PMIs are aimed.
+    pub(super) fn set_map(&self, map: Option<&CoreMap>) {
+        for e in &self.map {
+            e.store(0, Ordering::Relaxed);
+        }
+        for (e, (core, bit)) in self.map.iter().zip(map.iter().flat_map(|m| m.iter())) {
+            e.store(
+                ENTRY | u64::from(bit) << 32 | u64::from(core),
+                Ordering::Relaxed,
+            );
+        }
+        self.learned.store(map.is_some(), Ordering::Release);
+    }
+
+    /// The `pmi_core_sel` bits of core `core` by the learned map (0 for a
+    /// core it lacks), or `None` where none was learned.
+    fn learned_bits(&self, core: u32) -> Option<u64> {
+        if !self.learned.load(Ordering::Acquire) {
+            return None;
+        }
+        let bits = self
+            .map
+            .iter()
+            .map(|e| e.load(Ordering::Relaxed))
+            .find(|&e| e & ENTRY != 0 && e as u32 == core)
+            .map_or(0, |e| 1u64 << ((e >> 32) & 63));
+        Some(bits)
+    }
+
     /// Changes the claim word with `f` (compare-and-swap: NMIs claim
     /// concurrently); returns the words before and after.
     fn update(&self, f: impl Fn(PmiWord) -> PmiWord) -> (PmiWord, PmiWord) {
@@ -105,7 +148,9 @@ impl<R: Backend> Ctx<R> {
         };
         let bits = match r.off.load(Ordering::Acquire) {
             true => 0,
-            false => self.platform.global.pmi_core_bit(Self::core_index(cpu)),
+            false => r
+                .learned_bits(cpu.core_id())
+                .unwrap_or_else(|| self.platform.global.pmi_core_bit(Self::core_index(cpu))),
         };
         let core = (bits != 0).then(|| cpu.core_id());
         let (before, after) = r.update(|w| w.aimed(core));

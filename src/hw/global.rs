@@ -15,6 +15,7 @@ use core::fmt;
 
 use super::desc::{BoxType, Platform};
 use super::overflow::Walk;
+use super::pmi_probe::ProbeCounter;
 use super::program::{Ctr, GlobalState, Msr, OverflowBit};
 
 /// How the C-box count is reported: the MSR to read and what its value
@@ -70,6 +71,12 @@ pub trait GlobalControl: Sync + fmt::Debug {
     fn pmi_core_bit(&self, rank: u32) -> u64 {
         let _ = rank;
         0
+    }
+
+    /// A counter the driver can preset to overflow at once, to see where
+    /// a PMI goes before it aims any ([`crate::hw::pmi_probe`]).
+    fn pmi_probe(&self) -> Option<ProbeCounter> {
+        None
     }
 
     /// The register and bit that say a PMI of the package is pending (read

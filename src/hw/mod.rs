@@ -40,6 +40,7 @@ pub mod overflow;
 pub mod pci;
 pub mod platforms;
 pub mod pmi_claim;
+pub mod pmi_probe;
 pub mod poll;
 pub mod program;
 pub mod ratelimit;

@@ -19,6 +19,7 @@ use crate::hw::counter::read_split;
 use crate::hw::desc::{BoxType, Platform};
 use crate::hw::model::{self, Model, FIXED, MAX_BOXES, MAX_CTRS};
 use crate::hw::platforms;
+use crate::hw::pmi_probe::ProbeCounter;
 use crate::hw::program::{Addr, CfgReg, Ctr, Msr};
 use crate::sys::cpu::{self, CpuId, InNmi, OnPackage};
 use crate::sys::rcu::{self, RcuBox};
@@ -330,6 +331,17 @@ impl Backend for Sim {
 
     fn rearm_pmi(&self, nmi: &InNmi) {
         self.route.rearm(nmi.cpu());
+    }
+
+    /// The probe counter's counts at once, and the PMI the model raises
+    /// delivered as any other (`route` decides to which CPU).
+    fn run_probe(&self, ctx: &Ctx<Self>, pkg: usize, p: &ProbeCounter) {
+        let occ = model::Occurrence::simple(0xff, 0, p.counts);
+        let cores = self.change(pkg, |m| {
+            let _ = m.inject(pkg, p.kind, p.index, &occ);
+            m.take_pmi(pkg)
+        });
+        self.deliver_pmis(ctx, pkg, cores, false);
     }
 
     fn test_nmi(&self, nmi: &InNmi) -> bool {

@@ -400,7 +400,7 @@ impl SimDebug {
             }
             Ok(m.take_pmi(socket))
         })?;
-        self.deliver_pmis(socket, cores, l.noise);
+        self.sim().deliver_pmis(&self.ctx, socket, cores, l.noise);
         // The cycles passed: the boxes' poll runs, on the collector.
         if let Some(cpu) = self.ctx.collector(socket) {
             for name in names.split(',') {
@@ -409,70 +409,6 @@ impl SimDebug {
             }
         }
         Ok(())
-    }
-
-    /// Delivers the PMIs the model raised on `socket` (a bit per core) as
-    /// NMIs, and waits (up to 100 ms) until they are handled, as the
-    /// hardware's PMI latency is far shorter than any counter's wrap. With
-    /// `noise`, once a PMI is raised every other CPU of the package takes
-    /// an NMI of another source (and has handled it) before the PMI's NMI
-    /// is sent.
-    fn deliver_pmis(&self, socket: usize, cores: u64, noise: bool) {
-        let route = &self.sim().route;
-        for bit in (0..64).filter(|b| cores & (1 << b) != 0) {
-            let Some(rank) = route.rank_of_bit(bit) else {
-                // No core has this bit: the PMI stays raised.
-                self.sim().raise(socket);
-                continue;
-            };
-            if let Some(cpu) = Ctx::<Sim>::cpu_of_core(socket, rank) {
-                let before = self.ctx.stats.pmis_handled.load(Ordering::Acquire);
-                self.sim().raise(socket);
-                if noise {
-                    self.send_noise(socket, cpu);
-                }
-                if !route.may_send(cpu) {
-                    continue;
-                }
-                if crate::sys::nmi::send(cpu).is_err() {
-                    // Offline (or no handler): the PMI stays raised for
-                    // the next collector's poll.
-                    continue;
-                }
-                for _ in 0..10_000 {
-                    if self.ctx.stats.pmis_handled.load(Ordering::Acquire) != before {
-                        break;
-                    }
-                    crate::sys::cpu::delay_us(10);
-                }
-            }
-        }
-    }
-
-    /// Sends an NMI of another source to every online CPU of `socket` but
-    /// `target`'s core, each waited for (up to 10 ms).
-    fn send_noise(&self, socket: usize, target: crate::sys::cpu::CpuId) {
-        let others = crate::sys::cpu::CpuId::all()
-            .filter(|c| c.is_online() && c.package() == socket && c.core_id() != target.core_id());
-        for c in others {
-            let Some(flag) = self.sim().noise_flag(c) else {
-                continue;
-            };
-            flag.store(true, Ordering::Release);
-            if crate::sys::nmi::send(c).is_err() {
-                flag.store(false, Ordering::Release);
-                continue;
-            }
-            for _ in 0..1000 {
-                if !flag.load(Ordering::Acquire) {
-                    break;
-                }
-                crate::sys::cpu::delay_us(10);
-            }
-            // Not taken (the NMI was claimed elsewhere): no later NMI may
-            // take it for one of its own.
-            flag.store(false, Ordering::Release);
-        }
     }
 
     /// The PCI role of PMU `name` (an MSR PMU has none: `EINVAL`).
@@ -672,7 +608,8 @@ impl DebugfsOps for SimDebug {
                      selftest_stale {}\nselftest_then_exact {}\n\
                      selftest_refused {}\nselftest_accepted {}\n\
                      unpolled_boxes {}\nnoise_nmis {}\nstalls_taken {}\nstalls_expired {}\n\
-                     stranded_adds {}\npmis_masked {}\nrearms {}\nglobal_writes_failed {}\nnmis_in_grace {}",
+                     stranded_adds {}\npmis_masked {}\nrearms {}\nglobal_writes_failed {}\nnmis_in_grace {}\n\
+                     probe_nmis {}",
                     s.pmi_nmis.load(Relaxed),
                     s.pmis_handled.load(Relaxed),
                     s.nmi_not_ours.load(Relaxed),
@@ -692,7 +629,8 @@ impl DebugfsOps for SimDebug {
                     self.sim().route.pmis_masked.load(Relaxed),
                     self.sim().route.rearms.load(Relaxed),
                     self.sim().route.global_writes_failed.load(Relaxed),
-                    s.nmis_in_grace.load(Relaxed)
+                    s.nmis_in_grace.load(Relaxed),
+                    s.probe_nmis.load(Relaxed)
                 )
                 .map_err(|_| ENOSPC)?;
                 for (name, n) in ACCESS_NAMES.iter().zip(self.sim().accesses()) {

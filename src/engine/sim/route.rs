@@ -18,6 +18,8 @@
 //! `stats` shows `pmis_masked` (PMIs not sent to a masked CPU), `rearms`
 //! and `global_writes_failed`.
 
+use super::Sim;
+use crate::engine::Ctx;
 use crate::sys::cpu::CpuId;
 use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use kernel::prelude::*;
@@ -154,5 +156,71 @@ impl Route {
             _ => return Err(EINVAL),
         }
         Ok(())
+    }
+}
+
+impl Sim {
+    /// Delivers the PMIs the model raised on `socket` (a bit per core) as
+    /// NMIs, and waits (up to 100 ms) until they are handled, as the
+    /// hardware's PMI latency is far shorter than any counter's wrap. With
+    /// `noise`, once a PMI is raised every other CPU of the package takes
+    /// an NMI of another source (and has handled it) before the PMI's NMI
+    /// is sent.
+    pub(crate) fn deliver_pmis(&self, ctx: &Ctx<Sim>, socket: usize, cores: u64, noise: bool) {
+        let route = &self.route;
+        for bit in (0..64).filter(|b| cores & (1 << b) != 0) {
+            let Some(rank) = route.rank_of_bit(bit) else {
+                // No core has this bit: the PMI stays raised.
+                self.raise(socket);
+                continue;
+            };
+            if let Some(cpu) = Ctx::<Sim>::cpu_of_core(socket, rank) {
+                let before = ctx.stats.pmis_handled.load(Ordering::Acquire);
+                self.raise(socket);
+                if noise {
+                    self.send_noise(socket, cpu);
+                }
+                if !route.may_send(cpu) {
+                    continue;
+                }
+                if crate::sys::nmi::send(cpu).is_err() {
+                    // Offline (or no handler): the PMI stays raised for
+                    // the next collector's poll.
+                    continue;
+                }
+                for _ in 0..10_000 {
+                    if ctx.stats.pmis_handled.load(Ordering::Acquire) != before {
+                        break;
+                    }
+                    crate::sys::cpu::delay_us(10);
+                }
+            }
+        }
+    }
+
+    /// Sends an NMI of another source to every online CPU of `socket` but
+    /// `target`'s core, each waited for (up to 10 ms).
+    fn send_noise(&self, socket: usize, target: CpuId) {
+        let others = CpuId::all()
+            .filter(|c| c.is_online() && c.package() == socket && c.core_id() != target.core_id());
+        for c in others {
+            let Some(flag) = self.noise_flag(c) else {
+                continue;
+            };
+            flag.store(true, Ordering::Release);
+            if crate::sys::nmi::send(c).is_err() {
+                flag.store(false, Ordering::Release);
+                continue;
+            }
+            for _ in 0..1000 {
+                if !flag.load(Ordering::Acquire) {
+                    break;
+                }
+                crate::sys::cpu::delay_us(10);
+            }
+            // Not taken (the NMI was claimed elsewhere): no later NMI may
+            // take it for one of its own.
+            flag.store(false, Ordering::Release);
+        }
     }
 }

@@ -13,6 +13,7 @@ use crate::hw::box_control::{BoxControl, BoxRun};
 use crate::hw::desc::{BoxKind, BoxType, Platform};
 use crate::hw::global::GlobalControl;
 use crate::hw::overflow::{Hit, Walk};
+use crate::hw::pmi_probe::ProbeCounter;
 use crate::hw::program::{box_ctl_addr, Addr, Ctr, GlobalState, Msr, Ops, OverflowBit};
 
 /// `U_MSR_PMON_GLOBAL_CTL` fields (325294 Table 2-2).
@@ -111,6 +112,38 @@ impl BoxControl for UboxEnable {
 #[derive(Debug)]
 pub struct UGlobal;
 
+/// `W_MSR_PMON_FIXED_CTR_CTL`, `W_MSR_PMON_FIXED_CTR`, the W-box's
+/// `GLOBAL_CTL` (`fixed_en`, bit 31) and `GLOBAL_OVF_CTRL` (Tables 2-93..2-100).
+const W_FIXED_CTL: u32 = 0x395;
+const W_FIXED_CTR: u32 = 0x394;
+const W_GLOBAL_CTL: u32 = 0xc80;
+const W_GLOBAL_OVF_CTL: u32 = 0xc82;
+/// The probe counter's preset: 2^16 counts below the top.
+const PROBE_COUNTS: u64 = 1 << 16;
+
+/// The routing check's probe ([`GlobalControl::pmi_probe`]): the fixed
+/// counter stopped, preset, enabled with `pmi_en` (bit 1) and `en` (bit 0);
+/// afterwards stopped, zeroed and its overflow, `ov_w`, `pmi` and `cond`
+/// cleared (Tables 2-3, 2-96).
+const PROBE: ProbeCounter = ProbeCounter {
+    kind: BoxKind::Wbox,
+    index: 0,
+    arm: &[
+        (Msr::new(W_FIXED_CTL), 0),
+        (Msr::new(W_FIXED_CTR), (1 << 48) - PROBE_COUNTS),
+        (Msr::new(W_GLOBAL_CTL), 1 << 31),
+        (Msr::new(W_FIXED_CTL), 0b11),
+    ],
+    disarm: &[
+        (Msr::new(W_FIXED_CTL), 0),
+        (Msr::new(W_GLOBAL_CTL), 0),
+        (Msr::new(W_FIXED_CTR), 0),
+        (Msr::new(W_GLOBAL_OVF_CTL), 1 << 31),
+        (Msr::new(U_GLOBAL_OVF_CTL), (1 << 31) | (1 << 30) | (1 << 1)),
+    ],
+    counts: PROBE_COUNTS,
+};
+
 /// `S_MSR_PMON_SUMMARY` of S-box 0 and 1.
 const S_SUMMARY: [u32; 2] = [0xc43, 0xcc3];
 
@@ -185,6 +218,14 @@ impl GlobalControl for UGlobal {
         1u64.checked_shl(rank)
             .filter(|b| b & field != 0)
             .unwrap_or(0)
+    }
+
+    /// The W-box's fixed counter (Tables 2-98, 2-100): it counts the
+    /// uncore clock without an event to program, so it overflows within
+    /// microseconds of a preset 2^16 below its 48-bit top (whose low 24 bits,
+    /// 0xff0000, avoid the Westmere-EX erratum's 0xfffffe and 0xffffff).
+    fn pmi_probe(&self) -> Option<ProbeCounter> {
+        Some(PROBE)
     }
 
     /// A PMI with `frz_all` clears `en_all`.
