@@ -9,7 +9,9 @@
 # duration_time perf prints with it): UNC_M_CAS_COUNT.RD and .WR;
 # DRAM_BW_Use, 64 * (CAS reads + CAS writes) / 1e9 / duration_time in
 # GB/s; Socket_CLKS, the C-box 0 clockticks summed over the packages; and
-# UNCORE_FREQ, Socket_CLKS / #num_dies / duration_time / 1e9 in GHz. The
+# UNCORE_FREQ, Socket_CLKS / #num_dies / duration_time / 1e9 in GHz; and
+# UNC_C_LLC_LOOKUP.DATA_READ, which perf 6.1's tables give without a state
+# filter, counts 0 (the module's llc_lookup.data_read sets one). The
 # guest's perf is Debian 12's (6.1), whose tables name the metrics so;
 # newer perf names them tma_info_system_dram_bw_use and
 # tma_info_system_socket_clks. README.md's commands of these events run in
@@ -34,6 +36,22 @@ perf list metric 2>/dev/null >/tmp/metric.out
 for m in DRAM_BW_Use Socket_CLKS UNCORE_FREQ; do
 	check "perf list metric has $m" grep -q "^  $m\$" /tmp/metric.out
 done
+
+# perf 6.1's UNC_C_LLC_LOOKUP.DATA_READ is event=0x34,umask=0x3 without a
+# state filter: it counts none of the data read lookups (filter_state
+# selects none; README.md says so), which llc_lookup.data_read counts.
+cat >/tmp/readme.sets <<END
+set data read lookups of lines in the states I and S in C-box 0
+inject pmu=uncore_cbox_0 socket=0 event=0x34 umask=0x2 state=0 count=300
+inject pmu=uncore_cbox_0 socket=$last event=0x34 umask=0x2 state=1 count=200
+want UNC_C_LLC_LOOKUP.DATA_READ 0
+arm cbox_[0-9]+
+END
+cp /tmp/readme.sets /tmp/readme.sets.in
+readme_play "perf stat -a -e UNC_C_LLC_LOOKUP.DATA_READ -- sleep 1"
+# The control: the same lookups, counted by the module's alias.
+sed -e 's/^want UNC_C_LLC_LOOKUP.DATA_READ 0$/want uncore_cbox_0\/llc_lookup.data_read\/ 500/' -e 's/^arm .*/arm cbox_0/' /tmp/readme.sets.in >/tmp/readme.sets
+readme_play "perf stat -a -e uncore_cbox_0/llc_lookup.data_read/ -- sleep 1"
 
 # UNC_M_CAS_COUNT.RD per socket: reads of both kinds count, writes do not.
 cat >/tmp/readme.sets <<END

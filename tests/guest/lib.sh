@@ -252,9 +252,20 @@ pair() {
 }
 
 # readme_commands: every perf stat command of README.md, as written (in a
-# fenced block or an indented one), one per line, each once.
+# fenced block or an indented one, with or without a "$ " prompt), one per
+# line, each once.
 readme_commands() {
-	sed -n 's/^ *\(perf stat .*\)$/\1/p' "$TESTS_DIR/README.md" | awk '!seen[$0]++'
+	sed -n 's/^ *\(\$ \)\{0,1\}\(perf stat .*\)$/\2/p' "$TESTS_DIR/README.md" | awk '!seen[$0]++'
+}
+
+# readme_lists: every "$ perf list" command of README.md with the output
+# lines it shows under it (up to the next prompt or blank line; "..." left
+# out), as "cmd COMMAND" then "out LINE" lines, spaces squeezed.
+readme_lists() {
+	awk '/^ *\$ / { inlist = 0 }
+	/^ *\$ perf list/ { c = $0; sub(/^ *\$ /, "", c); print "cmd " c; inlist = 1; next }
+	/^ *$/ { inlist = 0 }
+	inlist && $1 != "..." { l = $0; gsub(/ +/, " ", l); sub(/^ /, "", l); print "out " l }' "$TESTS_DIR/README.md"
 }
 
 # readme_sets PLATFORM COMMAND: the traffic that README COMMAND is run
