@@ -8,48 +8,59 @@
 # build/<variant>/ (scripts/build-module.sh), so that neither overwrites the
 # other's rust_uncore.ko.
 #
-#   make                 build the module against KDIR; says which kernel
-#                        the .ko is for
-#   make CLIPPY=1        the same, with clippy's lints
-#   make install         install it into KDIR's kernel: modules_install
-#                        (lib/modules/<release>/updates/), then depmod;
-#                        signed with SIGN_KEY and SIGN_CERT if given, else
-#                        as KDIR's configuration says when it has the key
-#   make stock           for a distribution's Rust-enabled kernel (Debian
+#   make                 build rust_uncore.ko against KDIR (CLIPPY=1: clippy)
+#   make install         install it into KDIR's kernel, then depmod
+#   make stock           prepare Debian 13's kernel tree and build against it
+#   make stock-install   the same, then install it into kernel KVER
+#   make deb             the Debian package rust-uncore-dkms, in build/deb/
+#   make clean           remove the build products
+#   make demo            boot a simulated Sandy Bridge-EP in QEMU, run perf
+#   make check           all tests (host, module builds, guest matrix)
+#   make host-test       the host tests (cargo test)
+#   make selftest        the selftests on this machine (REPORT=FILE, AB=1)
+#   make guest ...       run one SCRIPT in a guest (KERNEL, CPU, SMP, MODARGS)
+#   make repeat TEST=... boot one guest test RUNS times, count the failures
+#   make stress          long fuzz, load/unload and hotplug runs in guests
+#   make bench           benchmarks: host, and the module's costs in guests
+#   make rfc             the patch series "rust: perf: add a PMU abstraction"
+#   make rfc-check       apply, checkpatch, build and boot that series
+#   make test-kernel     build (or reuse) a cached test kernel (VARIANT=...)
+#   make help            this list (details: the Makefile's header)
+#
+# In more detail:
+#
+#   make, CLIPPY=1       build the module against KDIR and say which kernel
+#                        the .ko is for; with clippy's lints
+#   install              modules_install (lib/modules/<release>/updates/),
+#                        then depmod; signed with SIGN_KEY and SIGN_CERT if
+#                        given, else as KDIR's configuration says when it
+#                        has the key
+#   stock                for a distribution's Rust-enabled kernel (Debian
 #                        13's trixie-backports kernel): prepare a tree for
 #                        kernel KVER (default: the running one) in STOCK_KDIR
 #                        (scripts/stock-kdir.sh; minutes, once per kernel),
 #                        then build the module against it
-#   make stock-install   the same, then install it into kernel KVER
-#   make deb             the Debian package rust-uncore-dkms (debian/),
-#                        built and checked with lintian in a Debian 13
-#                        root (scripts/deb.sh), into build/deb/
-#   make clean           remove the build products (Kbuild's need KDIR)
-#   make check           all tests (host, module builds, guest matrix)
-#   make stress          long fuzz, load/unload and hotplug runs in guests
-#   make demo            boot a simulated platform in QEMU and run perf
-#   make repeat TEST=... boot one guest test RUNS times (default 10) in each
-#                        of its configurations with every word of MATCH,
-#                        two at a time, and count the boots that failed
-#   make guest ...       build the module for the test kernel (KERNEL=debug,
+#   deb                  built and checked with lintian in a Debian 13
+#                        root (scripts/deb.sh)
+#   clean                Kbuild's products need KDIR
+#   repeat TEST=...      RUNS default 10, in each of the test's
+#                        configurations with every word of MATCH, two at
+#                        a time
+#   guest ...            build the module for the test kernel (KERNEL=debug,
 #                        nodebug, rt or stock) and run one script in a guest
-#                        (README.md)
-#   make selftest        the selftests on this machine (root, module loaded);
-#                        REPORT=FILE also writes the report to attach to an
-#                        issue, AB=1 compares with intel_uncore
-#   make host-test       the host tests (cargo test)
-#   make bench           benchmarks of the core (host) and the module's
+#                        (Documentation/developer.rst)
+#   selftest             root, module loaded; REPORT=FILE also writes the
+#                        report to attach to an issue, AB=1 compares with
+#                        intel_uncore
+#   bench                benchmarks of the core (host) and the module's
 #                        footprint and costs (guests)
-#   make rfc             the patch series "rust: perf: add a PMU abstraction"
-#                        (rfc/) into build/rfc/, against Debian 13's
+#   rfc                  (rfc/) into build/rfc/, against Debian 13's
 #                        linux-source-7.3 (in the Debian 13 root, made first)
-#   make rfc-check       apply it to that tree, checkpatch, build (CLIPPY=1,
+#   rfc-check            apply it to that tree, checkpatch, build (CLIPPY=1,
 #                        rustfmtcheck, rustdoc) and boot it: KUnit doctests
 #                        and the sample PMU (scripts/rfc-check.sh)
-#   make test-kernel     build (or reuse) a cached test kernel
-#                        (VARIANT=debug, nodebug, rt, distro, distro-rt,
-#                        stock, stock-rt or unstable; default debug)
-#   make help            this list
+#   test-kernel          VARIANT=debug, nodebug, rt, distro, distro-rt,
+#                        stock, stock-rt or unstable; default debug
 #
 # KDIR is the tree the kernel was built in (CONFIG_RUST=y; a linux-headers
 # package lacks the Rust artifacts a module build needs); by default the
@@ -194,7 +205,7 @@ clean:
 ru-kdir:
 	@if [ ! -f "$(KDIR)/Makefile" ] || [ -z "$(ru_config)" ]; then \
 		echo "rust_uncore: KDIR=$(KDIR) is not a configured kernel build tree." >&2; \
-		echo "rust_uncore: give KDIR=<the tree the kernel was built in> (README.md, Documentation/admin-guide.rst)" >&2; \
+		echo "rust_uncore: give KDIR=<the tree the kernel was built in> (Documentation/admin-guide.rst)" >&2; \
 		exit 2; \
 	fi
 	@if [ ! -f "$(KDIR)/rust/libkernel.rmeta" ]; then \

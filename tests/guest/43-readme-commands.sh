@@ -9,7 +9,10 @@
 # command it does not know fails here. The old headline,
 # uncore_cbox_0/event=0x34,umask=0x8f/, counts 0 on Sandy Bridge-EP for
 # the lookups llc_lookup.data_read counts (no filter_state: the event's
-# precondition), which this test shows too.
+# precondition), which this test shows too. Commands may carry a "$ "
+# prompt; every such command is a perf stat or a perf list one, and on
+# sim=snbep:2 (whose output the README shows) each line the README shows
+# under a perf list command is in its output.
 #
 # guest: kernel=nodebug sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug sim=ivbep:2 cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
@@ -40,6 +43,26 @@ while IFS= read -r cmd; do
 	esac
 done </tmp/readme.commands
 check "README.md has a command for $p (ran $ran)" [ "$ran" -gt 0 ]
+
+# The README's "$ " commands are its perf stat commands (above) and its
+# perf list commands, whose output it shows from sim=snbep:2: each line it
+# shows is in the command's output here.
+check_eq "every \$ command of README.md is perf stat or perf list" \
+	"$(sed -n 's/^ *\$ //p' "$TESTS_DIR/README.md" | grep -v '^perf stat \|^perf list')" ""
+if [ "$p" = snbep ]; then
+	readme_lists >/tmp/readme.lists
+	check "README.md shows a perf list command" grep -q '^cmd ' /tmp/readme.lists
+	while read -r k rest; do
+		case $k in
+		cmd)
+			lc=$rest
+			sh -c "$lc" >/tmp/list.raw 2>&1
+			check_eq "$lc: exit status" "$?" 0
+			sed 's/  */ /g; s/^ //; s/ $//' /tmp/list.raw >/tmp/list.out ;;
+		out) check "$lc prints: $rest" grep -qxF "$rest" /tmp/list.out ;;
+		esac
+	done </tmp/readme.lists
+fi
 
 if [ "$p" = snbep ]; then
 	# The old headline, under the traffic of the new one's first set, on

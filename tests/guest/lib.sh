@@ -252,9 +252,20 @@ pair() {
 }
 
 # readme_commands: every perf stat command of README.md, as written (in a
-# fenced block or an indented one), one per line, each once.
+# fenced block or an indented one, with or without a "$ " prompt), one per
+# line, each once.
 readme_commands() {
-	sed -n 's/^ *\(perf stat .*\)$/\1/p' "$TESTS_DIR/README.md" | awk '!seen[$0]++'
+	sed -n 's/^ *\(\$ \)\{0,1\}\(perf stat .*\)$/\2/p' "$TESTS_DIR/README.md" | awk '!seen[$0]++'
+}
+
+# readme_lists: every "$ perf list" command of README.md with the output
+# lines it shows under it (up to the next prompt or blank line; "..." left
+# out), as "cmd COMMAND" then "out LINE" lines, spaces squeezed.
+readme_lists() {
+	awk '/^ *\$ / { inlist = 0 }
+	/^ *\$ perf list/ { c = $0; sub(/^ *\$ /, "", c); print "cmd " c; inlist = 1; next }
+	/^ *$/ { inlist = 0 }
+	inlist && $1 != "..." { l = $0; gsub(/ +/, " ", l); sub(/^ /, "", l); print "out " l }' "$TESTS_DIR/README.md"
 }
 
 # readme_sets PLATFORM COMMAND: the traffic that README COMMAND is run
@@ -330,6 +341,42 @@ readme_sets() {
 		echo "inject pmu=uncore_cbox_0 event=0x22 umask=0x41 count=500"
 		echo "inject pmu=uncore_cbox_1 event=0x34 umask=0x11 count=500"
 		echo "want $e 0" ;;
+	"perf stat -a -e UNC_M_CAS_COUNT.RD,UNC_M_CAS_COUNT.WR -- sleep 1")
+		# perf's own names (jaketown, ivytown uncore-memory.json):
+		# UNC_M_CAS_COUNT.RD umask 0x3 (RD_REG 0x1, RD_UNDERFILL 0x2),
+		# .WR umask 0xc (WR_WMM 0x4, WR_RMM 0x8), over every iMC PMU.
+		case $1 in snbep | ivbep) ;; *) return 1 ;; esac
+		echo "set reads and writes of each kind on both sockets"
+		echo "inject pmu=uncore_imc_0 socket=0 event=0x4 umask=0x1 count=16384"
+		echo "inject pmu=uncore_imc_1 socket=$(($(sockets) - 1)) event=0x4 umask=0x2 count=8192"
+		echo "inject pmu=uncore_imc_2 socket=0 event=0x4 umask=0x4 count=4096"
+		echo "inject pmu=uncore_imc_3 socket=$(($(sockets) - 1)) event=0x4 umask=0x8 count=2048"
+		echo "want UNC_M_CAS_COUNT.RD 24576"
+		echo "want UNC_M_CAS_COUNT.WR 6144"
+		echo "arm imc_[0-9]+"
+		echo "set activates (UNC_M_ACT_COUNT), no CAS command"
+		echo "inject pmu=uncore_imc_0 socket=0 event=0x1 umask=0x0 count=5000"
+		echo "want UNC_M_CAS_COUNT.RD 0"
+		echo "want UNC_M_CAS_COUNT.WR 0"
+		echo "arm imc_[0-9]+" ;;
+	"perf stat -a -M DRAM_BW_Use -- sleep 1")
+		# perf's metric (jaketown, ivytown metrics json, perf 6.1):
+		# 64 * (cas_count_read + cas_count_write) / 1e9 / duration_time,
+		# over the raw CAS counts (perf prints the events in MiB).
+		case $1 in snbep | ivbep) ;; *) return 1 ;; esac
+		r=uncore_imc/cas_count_read/ w=uncore_imc/cas_count_write/
+		echo "set 1.5 GiB read and 256 MiB written"
+		echo "inject pmu=uncore_imc_0 socket=0 event=0x4 umask=0x1 count=16777216"
+		echo "inject pmu=uncore_imc_3 socket=$(($(sockets) - 1)) event=0x4 umask=0x2 count=8388608"
+		echo "inject pmu=uncore_imc_1 socket=0 event=0x4 umask=0x4 count=4194304"
+		echo "want $r 1536"
+		echo "want $w 256"
+		echo "metric DRAM_BW_Use $(awk 'BEGIN { printf "%.9f\n", 64 * 29360128 / 1e9 }')"
+		echo "set activates, no CAS command"
+		echo "inject pmu=uncore_imc_0 socket=0 event=0x1 umask=0x0 count=5000"
+		echo "want $r 0"
+		echo "want $w 0"
+		echo "metric DRAM_BW_Use 0" ;;
 	*) return 1 ;;
 	esac
 }
@@ -381,25 +428,41 @@ readme_armed() {
 # the set's. Fails when readme_sets has no traffic for it.
 readme_run() {
 	readme_sets "$1" "$2" >/tmp/readme.sets || return 1
+	readme_play "$2"
+}
+
+# readme_play COMMAND: COMMAND run once per traffic set of /tmp/readme.sets
+# (in readme_sets' form, with "metric" and "arm" lines too: readme_set).
+readme_play() {
 	echo "set -" >>/tmp/readme.sets
 	_desc=""
 	while read -r _k _rest; do
 		case $_k in
 		set)
-			if [ -n "$_desc" ]; then readme_set "$2" "$_desc"; fi
+			if [ -n "$_desc" ]; then readme_set "$1" "$_desc"; fi
 			_desc=$_rest
 			: >/tmp/readme.inject
-			: >/tmp/readme.want ;;
+			: >/tmp/readme.want
+			: >/tmp/readme.metric
+			: >/tmp/readme.arm ;;
 		inject) echo "$_rest" >>/tmp/readme.inject ;;
 		want) echo "$_rest" >>/tmp/readme.want ;;
+		metric) echo "$_rest" >>/tmp/readme.metric ;;
+		arm) echo "$_rest" >>/tmp/readme.arm ;;
 		esac
 	done </tmp/readme.sets
 }
 
 # readme_set COMMAND DESCRIPTION: one set of readme_run (its injections in
-# /tmp/readme.inject, its counts in /tmp/readme.want).
+# /tmp/readme.inject, its counts in /tmp/readme.want, its metrics in
+# /tmp/readme.metric: "NAME AMOUNT", the value perf prints for metric NAME
+# must be AMOUNT per second of the duration_time perf prints, to the two
+# decimals perf prints; the boxes perf must have armed before the
+# injections, when the counts' event names do not say them, in
+# /tmp/readme.arm: imc_[0-9]+).
 readme_set() {
-	_boxes=$(awk '{ b = $1; sub(/\/.*/, "", b); sub(/^uncore_/, "", b)
+	_boxes=$(cat /tmp/readme.arm 2>/dev/null)
+	[ -n "$_boxes" ] || _boxes=$(awk '{ b = $1; sub(/\/.*/, "", b); sub(/^uncore_/, "", b)
 		if (b !~ /_[0-9]+$/) b = b "_[0-9]+"; print b }' /tmp/readme.want | sort -u | tr '\n' ' ')
 	sh -c "$1" >/tmp/readme.out 2>&1 &
 	_pid=$!
@@ -417,6 +480,19 @@ readme_set() {
 	while read -r _e _n; do
 		check_eq "$1, $2: $_e" "$(readme_count "$_e" </tmp/readme.out)" "$(awk -v n="$_n" 'BEGIN { printf "%.2f\n", n }')"
 	done </tmp/readme.want
+	[ -s /tmp/readme.metric ] || return 0
+	_ns=$(readme_count duration_time </tmp/readme.out)
+	while read -r _m _a; do
+		_got=$(readme_count "$_m" </tmp/readme.out)
+		_want=$(awk -v a="$_a" -v ns="$_ns" 'BEGIN { if (ns + 0 > 0) printf "%.4f\n", a / (ns / 1e9); else print "-" }')
+		if awk -v g="$_got" -v w="$_want" 'BEGIN { d = g - w; exit !(g ~ /^[0-9.]+$/ && w != "-" && d <= 0.0051 && d >= -0.0051) }'; then
+			ok "$1, $2: metric $_m $_got ($_a / $_ns ns = $_want)"
+		else
+			not_ok "$1, $2: metric $_m"
+			echo "# got:  '$_got'"
+			echo "# want: '$_want' ($_a / $_ns ns)"
+		fi
+	done </tmp/readme.metric
 }
 
 # stock_load: README.md's stock-load block, run as a user types it (a
