@@ -13,6 +13,13 @@ tests/, scripts/, benches/, debian/, rfc/ or Documentation/ must exist
 (a glob must match), except the kernel tree's own files of
 KERNEL_PATHS. Prints one TAP line per file.
 
+Each file under Documentation/ABI/ must be in the kernel's ABI format
+(its Documentation/ABI/README): entries of What: (one or more), Date:,
+KernelVersion:, Contact: (with an address), Description: and Users:, in
+that order, continuation lines indented, no other tags; What: a path
+under /sys/; KernelVersion: says the module is out of tree (no kernel
+version has it). One TAP line per file.
+
 Then, when sphinx-build is installed, builds the documents as the kernel
 would (sphinx-build -W -b html, into a temporary directory) and prints
 one more TAP line: any Sphinx warning fails it; without sphinx-build
@@ -151,6 +158,47 @@ def check(path):
     return problems
 
 
+ABI_TAGS = ["What", "Date", "KernelVersion", "Contact", "Description", "Users"]
+
+
+def abi_check(path):
+    """The problems of one ABI file, as a list of strings."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    problems = []
+    entries = []
+    for n, line in enumerate(lines, 1):
+        m = re.match(r"([A-Za-z]+):(\s|$)", line)
+        if m:
+            tag, value = m.group(1), line[m.end(1) + 1:].strip()
+            if tag not in ABI_TAGS:
+                problems.append(f"line {n}: unknown tag {tag}:")
+                continue
+            if tag == "What" and (not entries or entries[-1][-1][0] != "What"):
+                entries.append([])
+            if not entries:
+                problems.append(f"line {n}: {tag}: before the first What:")
+                continue
+            entries[-1].append((tag, value, n))
+        elif line.strip() and not line[0].isspace():
+            problems.append(f"line {n}: neither a tag nor an indented line")
+    if not entries:
+        problems.append("no entries")
+    for e in entries:
+        n = e[0][2]
+        tags = [tag for tag, _, _ in e]
+        if [t for t in tags if t != "What"] != ABI_TAGS[1:]:
+            problems.append(f"entry at line {n}: tags {tags}, not What:, then {ABI_TAGS[1:]}")
+        for tag, value, line in e:
+            if tag == "What" and not value.startswith("/sys/"):
+                problems.append(f"line {line}: What: {value} is not a path under /sys/")
+            if tag == "KernelVersion" and "out of tree" not in value:
+                problems.append(f"line {line}: KernelVersion: {value} (no kernel has the module: say out of tree)")
+            if tag == "Contact" and not re.search(r"<[^<>@\s]+@[^<>@\s]+>", value):
+                problems.append(f"line {line}: Contact: {value} has no <address>")
+    return problems
+
+
 def sphinx(top):
     """Sphinx's warnings when it builds the documents as HTML (None
     without sphinx-build)."""
@@ -191,7 +239,21 @@ def main():
                 print(f"# {p}")
         else:
             print(f"ok {n} {path} parses as reStructuredText")
-    n = len(files) + 1
+    abi = sorted(
+        os.path.join(d, f)
+        for d, _, fs in os.walk(os.path.join(top, "ABI"))
+        for f in fs
+    )
+    for n, path in enumerate(abi, len(files) + 1):
+        problems = abi_check(path)
+        if problems:
+            bad += 1
+            print(f"not ok {n} {path} is in the kernel's ABI format")
+            for p in problems[:10]:
+                print(f"# {p}")
+        else:
+            print(f"ok {n} {path} is in the kernel's ABI format")
+    n = len(files) + len(abi) + 1
     problems = sphinx(top)
     if problems is None:
         print(f"ok {n} # SKIP sphinx-build is not installed")
