@@ -8,9 +8,10 @@
 //! platform's PCI functions. A wrong address in the docs describes a write
 //! the driver does not make, or worse, one it must never make.
 //!
-//! What counts as an MSR address: a hex number of three or four digits,
+//! What counts as an MSR address: a hex number of three to five digits,
 //! without a leading zero, in the uncore MSR ranges (0x390-0x3ff,
-//! 0x700-0x7ff, 0xc00-0xfff), unless it is a bit mask of the table of
+//! 0x700-0x7ff, 0xc00-0xfff, and the Xeon 7100/7400 L3 EMON block
+//! 0x10700-0x107ff), unless it is a bit mask of the table of
 //! deliberate differences (after its rule word). What counts as a device
 //! ID: a four-digit hex number after `8086:`; one that begins a row of a
 //! device table (a device and function follow it); and any four-digit hex
@@ -123,7 +124,7 @@ fn dev_fn(after: &str) -> bool {
 }
 
 fn in_msr_ranges(v: u32) -> bool {
-    matches!(v, 0x390..=0x3ff | 0x700..=0x7ff | 0xc00..=0xfff)
+    matches!(v, 0x390..=0x3ff | 0x700..=0x7ff | 0xc00..=0xfff | 0x10700..=0x107ff)
 }
 
 /// Whether some platform's model has MSR `msr` (a model has the registers
@@ -159,7 +160,7 @@ fn documented_msr_addresses_are_the_tables() {
         for h in hex_numbers(&text) {
             let v = h.value;
             if h.leading_zero
-                || !(3..=4).contains(&h.digits)
+                || !(3..=5).contains(&h.digits)
                 || !in_msr_ranges(v)
                 || RULES.contains(&h.before)
             {
