@@ -32,7 +32,7 @@ esac
 
 pkgs=(linux-source-6.12 rustc-web cargo-web rust-web-src rust-web-clippy rustfmt-web
       clang-19 llvm-19 lld-19 libclang-19-dev
-      busybox-static qemu-system-x86 linux-perf valgrind python3-docutils
+      busybox-static qemu-system-x86 linux-perf valgrind python3-docutils python3-sphinx
       flex bison bc libelf-dev libssl-dev cpio xz-utils make kmod python3 gcc
       debootstrap)
 

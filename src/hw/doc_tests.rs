@@ -2,19 +2,27 @@
 
 //! The register addresses and PCI device IDs the documentation names,
 //! checked against the platform tables: an MSR address written in
-//! `Documentation/` must be one a platform's register model has (the model
-//! is built from the tables, so it has exactly the registers the driver may
-//! touch), and a PCI device ID heading a row of a device table must be one
-//! of a platform's PCI functions. A wrong address in the docs describes a
-//! write the driver does not make, or worse, one it must never make.
+//! `Documentation/*.rst` or `README.md` must be one a platform's register
+//! model has (the model is built from the tables, so it has exactly the
+//! registers the driver may touch), and a PCI device ID one of a
+//! platform's PCI functions. A wrong address in the docs describes a write
+//! the driver does not make, or worse, one it must never make.
 //!
-//! What counts as an MSR address: a hex number of three or four digits,
+//! What counts as an MSR address: a hex number of three to five digits,
 //! without a leading zero, in the uncore MSR ranges (0x390-0x3ff,
-//! 0x700-0x7ff, 0xc00-0xfff), unless it is a bit mask of the table of
-//! deliberate differences (after its rule word); a device ID: a four-digit
-//! hex number that begins a row of a device table (a device and function
-//! follow it). Other hex numbers (event codes, masks, field values,
-//! configuration offsets) are not addresses.
+//! 0x700-0x7ff, 0xc00-0xfff, and the Xeon 7100/7400 L3 EMON block
+//! 0x10700-0x107ff), unless it is a bit mask of the table of
+//! deliberate differences (after its rule word). What counts as a device
+//! ID: a four-digit hex number after `8086:`; one that begins a row of a
+//! device table (a device and function follow it); and any four-digit hex
+//! number in a block of IDs the tables use (the same high byte as one of
+//! their device IDs: 0x0exx, 0x19xx, 0x3cxx, ...), where no other value of
+//! the documents lies. Other hex numbers (event codes, masks, field
+//! values, configuration and MCHBAR offsets) are neither.
+//!
+//! The allow-list, `NOT_TOUCHED`: MSR addresses a document may name as
+//! ones the driver does not touch, each only in a paragraph that says so
+//! in those words.
 
 use super::model::Model;
 use super::platforms::ALL;
@@ -71,6 +79,35 @@ fn hex_numbers(text: &str) -> Vec<Hex<'_>> {
     out
 }
 
+/// MSRs the documents name as ones the driver does not touch, with the
+/// words their paragraph must have: the Coffee Lake HWP MSRs where the
+/// C-box stride would put an eighth C-box (platforms.rst).
+const NOT_TOUCHED: &[(u32, &str)] = &[(0x770, "does not touch"), (0x776, "does not touch")];
+
+/// The paragraph (lines up to the blank lines around it) of line `line`
+/// (1-based) of `text`, its lines joined with spaces.
+fn paragraph(text: &str, line: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = line - 1;
+    let mut first = at;
+    while first > 0 && !lines[first - 1].trim().is_empty() {
+        first -= 1;
+    }
+    let mut last = at;
+    while last + 1 < lines.len() && !lines[last + 1].trim().is_empty() {
+        last += 1;
+    }
+    lines[first..=last].join(" ")
+}
+
+/// Whether the documents may name MSR `msr` at line `line` of `text`: it
+/// is on the `NOT_TOUCHED` list, and its paragraph says so.
+fn allowed(text: &str, msr: u32, line: usize) -> bool {
+    NOT_TOUCHED
+        .iter()
+        .any(|&(a, words)| a == msr && paragraph(text, line).contains(words))
+}
+
 /// The rules of the table of deliberate differences from the C driver's
 /// writes (platforms.rst): the number after one is a bit mask.
 const RULES: &[&str] = &["ignore", "off", "subset", "load", "value"];
@@ -87,7 +124,7 @@ fn dev_fn(after: &str) -> bool {
 }
 
 fn in_msr_ranges(v: u32) -> bool {
-    matches!(v, 0x390..=0x3ff | 0x700..=0x7ff | 0xc00..=0xfff)
+    matches!(v, 0x390..=0x3ff | 0x700..=0x7ff | 0xc00..=0xfff | 0x10700..=0x107ff)
 }
 
 /// Whether some platform's model has MSR `msr` (a model has the registers
@@ -97,9 +134,12 @@ fn modelled(models: &[Model], msr: u32) -> bool {
     models.iter().any(|m| m.rdmsr(0, msr).is_ok())
 }
 
+/// The documents: `Documentation/*.rst` and `README.md`, by name.
 fn docs() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("Documentation");
-    let mut out = Vec::new();
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = top.join("Documentation");
+    let readme = fs::read_to_string(top.join("README.md")).expect("README.md");
+    let mut out = std::vec![(String::from("README.md"), readme)];
     for e in fs::read_dir(&dir).expect("Documentation/") {
         let p = e.expect("a directory entry").path();
         if p.extension().is_some_and(|x| x == "rst") {
@@ -120,14 +160,14 @@ fn documented_msr_addresses_are_the_tables() {
         for h in hex_numbers(&text) {
             let v = h.value;
             if h.leading_zero
-                || !(3..=4).contains(&h.digits)
+                || !(3..=5).contains(&h.digits)
                 || !in_msr_ranges(v)
                 || RULES.contains(&h.before)
             {
                 continue;
             }
             seen += 1;
-            if !modelled(&models, v) {
+            if !modelled(&models, v) && !allowed(&text, v, h.line) {
                 bad.push(std::format!("{name}:{}: {v:#x}", h.line));
             }
         }
@@ -136,27 +176,53 @@ fn documented_msr_addresses_are_the_tables() {
     assert!(bad.is_empty(), "MSR addresses no platform has: {bad:?}");
 }
 
-#[test]
-fn documented_pci_ids_are_the_tables() {
-    let mut bad = Vec::new();
-    let mut seen = 0;
-    for (name, text) in docs() {
-        for h in hex_numbers(&text) {
-            if h.digits != 4 || !h.before.is_empty() || !dev_fn(h.after) {
-                continue;
-            }
-            seen += 1;
-            let known = ALL.iter().any(|p| {
-                super::pci::functions(p.id)
-                    .iter()
-                    .any(|f| u32::from(f.device) == h.value)
-            });
-            if !known {
-                bad.push(std::format!("{name}:{}: {:#06x}", h.line, h.value));
+/// Every device ID of the platforms' PCI functions.
+fn device_ids() -> Vec<u32> {
+    ALL.iter()
+        .flat_map(|p| super::pci::functions(p.id).iter())
+        .map(|f| u32::from(f.device))
+        .collect()
+}
+
+/// The device IDs `8086:xxxx` of `text`, with their line numbers.
+fn vendor_device_ids(text: &str) -> Vec<(u32, usize)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        for (i, _) in line.match_indices("8086:") {
+            let id = line.get(i + 5..i + 9).unwrap_or("");
+            let end = line.as_bytes().get(i + 9);
+            if id.len() == 4 && !end.is_some_and(u8::is_ascii_alphanumeric) {
+                if let Ok(v) = u32::from_str_radix(id, 16) {
+                    out.push((v, n + 1));
+                }
             }
         }
     }
-    assert!(seen > 30, "the docs' device tables were found ({seen})");
+    out
+}
+
+#[test]
+fn documented_pci_ids_are_the_tables() {
+    let ids = device_ids();
+    let blocks: Vec<u32> = ids.iter().map(|id| id >> 8).collect();
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for (name, text) in docs() {
+        let mut found: Vec<(u32, usize)> = vendor_device_ids(&text);
+        for h in hex_numbers(&text) {
+            let row = h.before.is_empty() && dev_fn(h.after);
+            if h.digits == 4 && (row || blocks.contains(&(h.value >> 8))) {
+                found.push((h.value, h.line));
+            }
+        }
+        for (value, line) in found {
+            seen += 1;
+            if !ids.contains(&value) {
+                bad.push(std::format!("{name}:{line}: {value:#06x}"));
+            }
+        }
+    }
+    assert!(seen > 60, "the docs' device IDs were found ({seen})");
     assert!(bad.is_empty(), "PCI device IDs no platform has: {bad:?}");
 }
 
