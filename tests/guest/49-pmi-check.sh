@@ -11,7 +11,7 @@
 # unclaimed. Package 1 restarts (its CPUs 2 and 3 offline, then back) to
 # run the check again under each numbering.
 #
-# guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 
 stat() { awk -v k="$1" '$1 == k { print $2 }' $DBG/stats; }
