@@ -61,3 +61,26 @@ macro_rules! ru_sys_pr_dbg {
     )
 }
 pub use crate::ru_sys_pr_dbg as pr_dbg;
+
+/// `WARN_ONCE(1, ...)`: the first time this call site runs, prints the
+/// message at `KERN_WARNING` and warns with a backtrace (the kernel's
+/// `warn_on!`, or `WARN_ON(1)` through a helper where the tree lacks it),
+/// which taints the kernel; later runs print nothing. For a driver
+/// invariant that broke, never for what a user can cause.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! ru_sys_warn_once {
+    ($($arg:tt)*) => {{
+        static WARNED: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+        $crate::sys::warn_once_at(&WARNED, format_args!($($arg)*))
+    }};
+}
+pub use crate::ru_sys_warn_once as warn_once;
+
+/// [`warn_once!`]'s work: `warned` is its call site's flag.
+pub fn warn_once_at(warned: &core::sync::atomic::AtomicBool, args: core::fmt::Arguments<'_>) {
+    if !warned.swap(true, core::sync::atomic::Ordering::Relaxed) {
+        kernel::pr_warn!("{}", args);
+        crate::warn_on!(true);
+    }
+}
