@@ -62,6 +62,17 @@ macro_rules! ru_sys_pr_dbg {
 }
 pub use crate::ru_sys_pr_dbg as pr_dbg;
 
+/// Prints `args` (one line, without its newline) at debug level through
+/// dynamic debug where the kernel has it (`CONFIG_DYNAMIC_DEBUG`): C's
+/// `pr_debug()`, off until enabled in `dynamic_debug/control` (one call
+/// site for all, in `helpers.c`). Returns whether the kernel has it; where
+/// it does not, nothing is printed and the caller logs otherwise.
+pub fn dynamic_debug(args: core::fmt::Arguments<'_>) -> bool {
+    // SAFETY: `%pA` formats the `fmt::Arguments` the pointer points to,
+    // which lives through the call.
+    unsafe { bindings::ru_pr_debug(core::ptr::from_ref(&args).cast()) }
+}
+
 /// `WARN_ONCE(1, ...)`: the first time this call site runs, prints the
 /// message at `KERN_WARNING` and warns with a backtrace (the kernel's
 /// `warn_on!`, or `WARN_ON(1)` through a helper where the tree lacks it),

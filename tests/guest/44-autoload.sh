@@ -74,5 +74,14 @@ want=
 out=$(dmesg -r | grep -E '^<[0-4]>' | grep -v 'loading out-of-tree module taints kernel' | sed 's/^\(<[0-9]>\)\[[^]]*\] */\1/' || true)
 echo "$out" | sed 's/^/# /'
 check_eq "no warning or error line but the missing parts' one" "$out" "$want"
+# The admin guide's command that shows refusals where the kernel has
+# dynamic debug (Debian's); a filter bit the event does not use.
+if [ -e /proc/dynamic_debug/control ] && [ "$(platform)" = snbep ]; then
+	echo 'module rust_uncore +p' > /proc/dynamic_debug/control
+	check_eq "dynamic debug on: a refused event is EINVAL" \
+		"$(/tests/perf_open uncore_cbox_0 0x0334:$((0x182 << 23)) 2>&1 | head -1)" "EINVAL 0"
+	check_eq "... and logged at debug level" "$(dmesg -r | grep -c '^<7>.*rust_uncore: uncore_cbox_0: event refused: config1 bits 0xc1000000 are not used by this event$')" 1
+	echo 'module rust_uncore -p' > /proc/dynamic_debug/control
+fi
 check "rmmod" unload
 done_testing
