@@ -28,7 +28,6 @@
 #include <asm/topology.h>
 
 const unsigned int RUST_CONST_HELPER_PERF_EV_CAP_READ_ACTIVE_PKG = PERF_EV_CAP_READ_ACTIVE_PKG;
-const unsigned short RUST_CONST_HELPER_X86_CPU_ID_FLAG_ENTRY_VALID = X86_CPU_ID_FLAG_ENTRY_VALID;
 const unsigned int RUST_CONST_HELPER_LOOKUP_FOLLOW = LOOKUP_FOLLOW;
 /* perf_event.h's PMU scopes are an anonymous enum. */
 const unsigned int RUST_CONST_HELPER_PERF_PMU_SCOPE_NONE = PERF_PMU_SCOPE_NONE;

@@ -385,31 +385,3 @@ pub fn logical_package(phys: u32) -> Option<usize> {
     let p = unsafe { bindings::ru_phys_to_logical_pkg(phys) };
     usize::try_from(p).ok()
 }
-
-/// A terminated CPU ID table (`struct x86_cpu_id[N]`, the last entry
-/// zero), for the module's aliases.
-#[repr(transparent)]
-pub struct IdTable<const N: usize>([bindings::x86_cpu_id; N]);
-
-impl<const N: usize> IdTable<N> {
-    /// A table matching each Intel `(family, model)` of `cpus`, any
-    /// stepping; `cpus` must have `N - 1` entries (checked at compile time
-    /// where the table is a const).
-    pub const fn new(cpus: &[(u32, u32)]) -> Self {
-        assert!(
-            cpus.len() + 1 == N,
-            "an ID table holds its IDs and a terminator"
-        );
-        // SAFETY: `x86_cpu_id` is plain integers; all zeros is the terminator entry.
-        let mut t: [bindings::x86_cpu_id; N] = unsafe { core::mem::zeroed() };
-        let mut i = 0;
-        while i < cpus.len() {
-            t[i].vendor = bindings::X86_VENDOR_INTEL as u16;
-            t[i].family = cpus[i].0 as u16;
-            t[i].model = cpus[i].1 as u16;
-            t[i].flags = bindings::X86_CPU_ID_FLAG_ENTRY_VALID;
-            i += 1;
-        }
-        IdTable(t)
-    }
-}

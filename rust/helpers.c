@@ -132,6 +132,7 @@ void ru_local64_set(local64_t *l, s64 i) { local64_set(l, i); }
 void ru_local64_add(s64 i, local64_t *l) { local64_add(i, l); }
 s64 ru_local64_xchg(local64_t *l, s64 n) { return local64_xchg(l, n); }
 void ru_warn(void) { WARN_ON(1); }
+bool ru_pr_debug(const void *args) { pr_debug(KBUILD_MODNAME ": %pA\n", args); return IS_ENABLED(CONFIG_DYNAMIC_DEBUG); }
 
 /* RCU read-side sections, NMI context, local interrupts. */
 void ru_rcu_read_lock(void) { rcu_read_lock(); }

@@ -61,3 +61,37 @@ macro_rules! ru_sys_pr_dbg {
     )
 }
 pub use crate::ru_sys_pr_dbg as pr_dbg;
+
+/// Prints `args` (one line, without its newline) at debug level through
+/// dynamic debug where the kernel has it (`CONFIG_DYNAMIC_DEBUG`): C's
+/// `pr_debug()`, off until enabled in `dynamic_debug/control` (one call
+/// site for all, in `helpers.c`). Returns whether the kernel has it; where
+/// it does not, nothing is printed and the caller logs otherwise.
+pub fn dynamic_debug(args: core::fmt::Arguments<'_>) -> bool {
+    // SAFETY: `%pA` formats the `fmt::Arguments` the pointer points to,
+    // which lives through the call.
+    unsafe { bindings::ru_pr_debug(core::ptr::from_ref(&args).cast()) }
+}
+
+/// `WARN_ONCE(1, ...)`: the first time this call site runs, prints the
+/// message at `KERN_WARNING` and warns with a backtrace (the kernel's
+/// `warn_on!`, or `WARN_ON(1)` through a helper where the tree lacks it),
+/// which taints the kernel; later runs print nothing. For a driver
+/// invariant that broke, never for what a user can cause.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! ru_sys_warn_once {
+    ($($arg:tt)*) => {{
+        static WARNED: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+        $crate::sys::warn_once_at(&WARNED, format_args!($($arg)*))
+    }};
+}
+pub use crate::ru_sys_warn_once as warn_once;
+
+/// [`warn_once!`]'s work: `warned` is its call site's flag.
+pub fn warn_once_at(warned: &core::sync::atomic::AtomicBool, args: core::fmt::Arguments<'_>) {
+    if !warned.swap(true, core::sync::atomic::Ordering::Relaxed) {
+        kernel::pr_warn!("{}", args);
+        crate::warn_on!(true);
+    }
+}

@@ -377,7 +377,7 @@ impl Drop for Devices {
 }
 
 /// A terminated PCI ID table (`struct pci_device_id[N]`, the last entry
-/// zero), for a driver and for the module's aliases.
+/// zero), for a driver.
 #[repr(transparent)]
 pub struct IdTable<const N: usize>([bindings::pci_device_id; N]);
 

@@ -46,9 +46,6 @@ probe ru_smp_call_wait_bool include/linux/smp.h '^int smp_call_function_single\(
 probe ru_cstr_ext rust/kernel/str.rs 'pub trait CStrExt'
 # `uaccess::UserPtr` is a newtype, not a `usize`.
 probe ru_user_ptr_newtype rust/kernel/uaccess.rs 'pub struct UserPtr'
-# modpost reads a device table from `__mod_device_table__kmod_<modname>__
-# <type>__<name>` instead of `__mod_<type>__<name>_device_table`.
-probe ru_device_table_kmod scripts/mod/file2alias.c '__mod_device_table__kmod_'
 # sysfs callbacks and attribute arrays sit in anonymous unions (or
 # structs, under CFI): `struct attribute_group` in sysfs.h,
 # `struct device_attribute` in device.h.

@@ -43,6 +43,7 @@ use core::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use kernel::c_str;
 use kernel::prelude::*;
 use kernel::sync::{new_mutex, Arc, Mutex};
+use pcibox::PciLocation;
 use pmu::UncorePmu;
 
 /// The PMI counters (the simulation's `stats` file shows them).
@@ -261,7 +262,10 @@ impl<R: Backend> Core<R> {
     fn on_package(&self, pkg: usize, f: impl FnOnce(OnPackage<'_>) + Send) {
         cpu::without_irqs(|irq| match irq.on(pkg) {
             Some(on) => f(on),
-            None => pr_warn!("a transition of package {} ran on another package\n", pkg),
+            // An invariant of the hotplug callbacks, not a user's doing.
+            None => {
+                crate::sys::warn_once!("a transition of package {} ran on another package\n", pkg)
+            }
         });
     }
 
@@ -330,6 +334,7 @@ impl<R: Backend> Core<R> {
         pkg: usize,
         t: control::Transition,
         role: Option<Role>,
+        at: Option<PciLocation>,
         bind: impl FnOnce() -> Result,
     ) -> Result {
         let Some(slot) = self.ctx.collectors.get(pkg) else {
@@ -432,12 +437,13 @@ impl<R: Backend> Core<R> {
                         if o.init_helper(pkg) {
                             let _ = cpu::run_on(cpu, &|_| o.restart_timer(pkg));
                         }
-                    } else if let Some(r @ Role::Box { .. }) = role {
+                    } else if let (Some(r @ Role::Box { .. }), Some(at)) = (role, at) {
                         // A box without a PMU (its functions were all
                         // absent at load).
                         pr_info!(
-                            "{} of package {} appeared after load; reload the module to use it\n",
-                            format_args!("{}", r),
+                            "{}: {} of package {} appeared after load; reload the module to use it\n",
+                            format_args!("{}", at),
+                            format_args!("{}", r.log_name(self.ctx.platform)),
                             pkg
                         );
                     }
@@ -463,22 +469,35 @@ impl<R: Backend> Core<R> {
     /// Binds PCI function `role` of package `pkg` after load (`bind`) and
     /// starts its box (if the package collects), in one control transition:
     /// its PMU shows the package again.
-    pub(crate) fn plug(&self, pkg: usize, role: Role, bind: impl FnOnce() -> Result) -> Result {
+    pub(crate) fn plug(
+        &self,
+        pkg: usize,
+        role: Role,
+        at: PciLocation,
+        bind: impl FnOnce() -> Result,
+    ) -> Result {
         let _control = self.ctx.control.lock();
-        self.run(pkg, control::Transition::Plug, Some(role), bind)
+        self.run(pkg, control::Transition::Plug, Some(role), Some(at), bind)
     }
 
     /// Stops the events of the box that PCI function `role` of package
     /// `pkg` is, and marks the function gone.
-    pub(crate) fn unplug(&self, pkg: usize, role: Role) -> Result {
+    pub(crate) fn unplug(&self, pkg: usize, role: Role, at: PciLocation) -> Result {
         let _control = self.ctx.control.lock();
         if !self.ctx.registry.present(pkg, role) {
             return Err(ENODEV);
         }
-        self.run(pkg, control::Transition::Unplug, Some(role), || Ok(()))?;
+        self.run(
+            pkg,
+            control::Transition::Unplug,
+            Some(role),
+            None,
+            || Ok(()),
+        )?;
         pr_info!(
-            "{} of package {} removed; its events stopped with their last counts\n",
-            format_args!("{}", role),
+            "{}: {} of package {} removed; its events stopped with their last counts\n",
+            format_args!("{}", at),
+            format_args!("{}", role.log_name(self.ctx.platform)),
             pkg
         );
         Ok(())
@@ -489,7 +508,7 @@ impl<R: Backend> HotplugOps for Core<R> {
     fn online(&self, cpu: CpuId) -> Result {
         let _control = self.ctx.control.lock();
         let t = control::Transition::Online { cpu: cpu.as_u32() };
-        self.run(cpu.package(), t, None, || Ok(()))
+        self.run(cpu.package(), t, None, None, || Ok(()))
     }
 
     fn offline(&self, cpu: CpuId) -> Result {
@@ -498,7 +517,7 @@ impl<R: Backend> HotplugOps for Core<R> {
             cpu: cpu.as_u32(),
             other: cpu.other_in_package().map(CpuId::as_u32),
         };
-        self.run(cpu.package(), t, None, || Ok(()))
+        self.run(cpu.package(), t, None, None, || Ok(()))
     }
 }
 

@@ -231,22 +231,15 @@ impl BusMap {
     }
 
     /// Builds the map from U-box registers; `to_pkg` turns a physical socket
-    /// into a logical package.
+    /// into a logical package. The caller logs a failure: it is the one line
+    /// that says why the PCI PMUs are missing.
     pub(crate) fn build(
         uboxes: &[UboxRegs],
         domain: u32,
         to_pkg: impl Fn(u32) -> Option<usize>,
-    ) -> Result<Self> {
+    ) -> core::result::Result<Self, pci::MapError> {
         let mut phys = [None; 256];
-        pci::bus_to_socket(uboxes, &mut phys).map_err(|e| {
-            // (Through `format_args!`: the 7.x print macros take the
-            // kernel's own `Display`.)
-            pr_err!(
-                "cannot map uncore buses to sockets: {}\n",
-                format_args!("{}", e)
-            );
-            ENODEV
-        })?;
+        pci::bus_to_socket(uboxes, &mut phys)?;
         let mut map = [None; 256];
         for (m, p) in map.iter_mut().zip(phys.iter()) {
             *m = p.and_then(|s| to_pkg(u32::from(s))).map(|x| x as u8);
@@ -272,6 +265,18 @@ pub(crate) struct PciLocation {
     pub(crate) func: u8,
 }
 
+impl core::fmt::Display for PciLocation {
+    /// As the kernel names a PCI device, then its IDs as the PCI core logs
+    /// them: "0000:7f:10.0 [8086:3cb0]".
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{:04x}:{:02x}:{:02x}.{} [{:04x}:{:04x}]",
+            self.domain, self.bus, self.dev, self.func, self.vendor, self.device
+        )
+    }
+}
+
 /// Decodes a function into its package and role.
 pub(crate) fn decode<R: Backend>(
     ctx: &Ctx<R>,
@@ -280,18 +285,16 @@ pub(crate) fn decode<R: Backend>(
 ) -> Result<(usize, Role)> {
     let p = ctx.platform.id;
     let role = pci::decode(p, at.vendor, at.device, at.dev, at.func).map_err(|e| {
+        // (Through `format_args!`: the 7.x print macros take the kernel's
+        // own `Display`.)
         match e {
             PciError::UnknownDevice => pr_info!(
-                "{:04x}:{:04x}: not an uncore device of this platform\n",
-                at.vendor,
-                at.device
+                "{}: not an uncore device of this platform\n",
+                format_args!("{}", at)
             ),
             PciError::UnexpectedPosition => pr_info!(
-                "{:04x}:{:04x} at {:02x}.{}: not where this platform has it\n",
-                at.vendor,
-                at.device,
-                at.dev,
-                at.func
+                "{}: not where this platform has it\n",
+                format_args!("{}", at)
             ),
         }
         ENODEV
@@ -300,12 +303,7 @@ pub(crate) fn decode<R: Backend>(
         return Err(ENODEV);
     }
     let pkg = map.package(p, at.domain, at.bus).ok_or_else(|| {
-        pr_info!(
-            "{:04x}:{:04x} on bus {:02x}: no socket owns this bus\n",
-            at.vendor,
-            at.device,
-            at.bus
-        );
+        pr_info!("{}: no socket owns this bus\n", format_args!("{}", at));
         ENODEV
     })?;
     if pkg >= ctx.packages {

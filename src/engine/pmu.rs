@@ -692,9 +692,16 @@ impl<R: Backend> UncorePmu<R> {
         }
     }
 
-    /// Says in the kernel log why an event is refused, at most
-    /// [`crate::hw::ratelimit::BURST`] lines per interval ([`RateLimit`]).
+    /// Says in the kernel log why an event is refused, at debug level: any
+    /// user allowed to open perf events can ask for refusals, so through
+    /// dynamic debug (off until enabled) where the kernel has it, else at
+    /// most [`crate::hw::ratelimit::BURST`] lines per interval
+    /// ([`RateLimit`]).
     fn refuse(&self, why: core::fmt::Arguments<'_>) -> Error {
+        let name = self.name().to_str().unwrap_or("uncore PMU");
+        if crate::sys::dynamic_debug(format_args!("{}: event refused: {}", name, why)) {
+            return EINVAL;
+        }
         if let Verdict::Print { missed } = self.refusals.check(cpu::now_ns()) {
             if missed > 0 {
                 crate::sys::pr_dbg!("{}: {} event refusals not logged\n", self.name(), missed);

@@ -8,7 +8,7 @@
 //! driver's ID tables and the likwid register maps for the rest. A device
 //! is accepted only at the device/function where the platform puts it.
 
-use super::desc::{BoxKind, PlatformId};
+use super::desc::{BoxKind, Platform, PlatformId};
 
 /// Intel's PCI vendor ID.
 pub const VENDOR_INTEL: u16 = 0x8086;
@@ -40,6 +40,38 @@ impl core::fmt::Display for Role {
             Role::Box { ty, index } => write!(f, "{} box {}", ty.name(), index),
             Role::QpiFilter { port } => write!(f, "QPI port {}'s match/mask device", port),
             Role::Ubox => write!(f, "U-box device"),
+        }
+    }
+}
+
+impl Role {
+    /// How the kernel log names this function of platform `p`: a box by its
+    /// PMU's name ("uncore_imc_2", as perf lists it), anything else in
+    /// words ([`Role`]'s `Display`).
+    pub fn log_name(self, p: &Platform) -> LogName<'_> {
+        LogName {
+            platform: p,
+            role: self,
+        }
+    }
+}
+
+/// A function's name in the kernel log ([`Role::log_name`]).
+pub struct LogName<'a> {
+    platform: &'a Platform,
+    role: Role,
+}
+
+impl core::fmt::Display for LogName<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let Role::Box { ty, index } = self.role else {
+            return write!(f, "{}", self.role);
+        };
+        match self.platform.types.iter().find(|t| t.kind == ty) {
+            // The driver's PMU names: a type of one box is not indexed.
+            Some(t) if t.num_boxes == 1 && !t.always_indexed => write!(f, "uncore_{}", t.name()),
+            Some(t) => write!(f, "uncore_{}_{}", t.name(), index),
+            None => write!(f, "{}", self.role),
         }
     }
 }

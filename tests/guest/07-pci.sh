@@ -45,8 +45,10 @@ snbep | ivbep)
 		 echo 'pmu=uncore_imc_2 socket=0' > $DBG/unplug;
 		 echo 'pmu=uncore_imc_2 event=0x4 umask=0x1 count=50' > $DBG/inject" >/dev/null 2>&1
 	check_eq "removed while counting: the counts up to the removal" "$(awk -F, '/^S0/ { print $3 }' /tmp/rm.out)" "100"
-	check "the kernel log names the box in words" sh -c \
-		"dmesg | grep -q 'imc box 2 of package 0 removed; its events stopped with their last counts'"
+	# The function's full PCI address (socket 0's simulated uncore bus is
+	# 0x7f of two), then its box by the PMU's name.
+	check "the kernel log names the device and the box's PMU" sh -c \
+		"dmesg | grep -q '0000:7f:10.4 \[8086:3cb4\]: uncore_imc_2 of package 0 removed; its events stopped with their last counts\$'"
 	check_eq "new events on the removed box are refused" "$(/tests/perf_open uncore_imc_2 0x0304 | head -1)" "EINVAL 0"
 	# (perf stat -a would refuse the whole event: socket 0 has no box now.)
 	cpu1=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do

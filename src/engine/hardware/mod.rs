@@ -47,7 +47,8 @@ impl Backend for Hardware {
                 GFP_KERNEL,
             )?)),
             Err(e) => {
-                pr_info!("no PCI uncore boxes: {:?}\n", e);
+                // One line: the MSR PMUs are registered without them.
+                pr_warn!("no PCI uncore PMUs: {}\n", format_args!("{}", e));
                 Ok(None)
             }
         }

@@ -48,14 +48,39 @@ pub(crate) struct PciHandler<R: Backend> {
     core: IrqLock<Option<Arc<Core<R>>>>,
 }
 
+/// Why the PCI PMUs are missing: said in one line ([`PciHandler::new`]).
+pub(crate) enum NoPci {
+    /// The U-box devices give no bus map.
+    Map(pci::MapError),
+    /// U-box devices in several PCI segments.
+    Segments,
+    /// A U-box device's configuration read, or an allocation, failed.
+    Kernel(Error),
+}
+
+impl core::fmt::Display for NoPci {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            NoPci::Map(e) => write!(f, "cannot map uncore buses to sockets: {}", e),
+            NoPci::Segments => write!(f, "U-box devices in several PCI segments"),
+            NoPci::Kernel(e) => write!(f, "reading the U-box devices failed ({:?})", e),
+        }
+    }
+}
+
+impl From<Error> for NoPci {
+    fn from(e: Error) -> Self {
+        NoPci::Kernel(e)
+    }
+}
+
 /// Reads the node-ID registers of every U-box device `id`.
-fn uboxes(id: u16) -> Result<(KVec<UboxRegs>, u32)> {
+fn uboxes(id: u16) -> core::result::Result<(KVec<UboxRegs>, u32), NoPci> {
     let mut regs = KVec::new();
     let mut domain = None;
     for d in crate::sys::pci::devices(pci::VENDOR_INTEL, id) {
         if domain.is_some_and(|x| x != d.domain()) {
-            pr_err!("U-box devices in several PCI segments are not supported\n");
-            return Err(ENODEV);
+            return Err(NoPci::Segments);
         }
         domain = Some(d.domain());
         let u = UboxRegs {
@@ -63,26 +88,27 @@ fn uboxes(id: u16) -> Result<(KVec<UboxRegs>, u32)> {
             nodeid: d.read_config_u32(pci::CPUNODEID)?,
             gidnidmap: d.read_config_u32(pci::GIDNIDMAP)?,
         };
-        regs.push(u, GFP_KERNEL)?;
+        regs.push(u, GFP_KERNEL)
+            .map_err(|_| NoPci::Kernel(ENOMEM))?;
     }
     Ok((regs, domain.unwrap_or(0)))
 }
 
 impl<R: Backend> PciHandler<R> {
     /// Reads the U-box devices and builds the bus map (hardware).
-    pub(crate) fn new(ctx: Arc<Ctx<R>>) -> Result<Arc<Self>> {
+    pub(crate) fn new(ctx: Arc<Ctx<R>>) -> core::result::Result<Arc<Self>, NoPci> {
         let map = match pci::ubox_device(ctx.platform.id) {
             Some(id) => {
                 let (regs, domain) = uboxes(id)?;
-                BusMap::build(&regs, domain, cpu::logical_package)?
+                BusMap::build(&regs, domain, cpu::logical_package).map_err(NoPci::Map)?
             }
             None => BusMap::empty(),
         };
-        let map = KBox::new(map, GFP_KERNEL)?;
-        Arc::pin_init(
+        let map = KBox::new(map, GFP_KERNEL).map_err(|_| NoPci::Kernel(ENOMEM))?;
+        Ok(Arc::pin_init(
             pin_init!(PciHandler { ctx, map, core <- new_irq_lock!(None, "rust_uncore:slot") }),
             GFP_KERNEL,
-        )
+        )?)
     }
 
     /// Hands over the registered PMUs.
@@ -101,7 +127,8 @@ impl<R: Backend> Driver for PciHandler<R> {
     type Data = KBox<(usize, Role)>;
 
     fn probe(&self, dev: &Device<Bound>, binding: Binding) -> Result<Self::Data> {
-        let (pkg, role) = decode(&self.ctx, &self.map, location(dev))?;
+        let at = location(dev);
+        let (pkg, role) = decode(&self.ctx, &self.map, at)?;
         let mmio = self
             .ctx
             .platform
@@ -115,9 +142,8 @@ impl<R: Backend> Driver for PciHandler<R> {
                 .inspect_err(|e| {
                     if *e == EBUSY {
                         pr_info!(
-                            "{:04x}:{:04x}: a second device for the same box, ignored\n",
-                            dev.vendor(),
-                            dev.device_id()
+                            "{}: a second device for the same box, ignored\n",
+                            format_args!("{}", at)
                         );
                     }
                 })
@@ -130,18 +156,18 @@ impl<R: Backend> Driver for PciHandler<R> {
         // transition with the bind.
         let core = self.core.lock().clone();
         match core {
-            Some(core) => core.plug(pkg, role, bind)?,
+            Some(core) => core.plug(pkg, role, at, bind)?,
             None => bind()?,
         }
         Ok(data)
     }
 
-    fn remove(&self, _dev: &Device<Bound>, data: Self::Data) {
+    fn remove(&self, dev: &Device<Bound>, data: Self::Data) {
         let (pkg, role) = *data;
         let core = self.core.lock().clone();
         match core {
             Some(core) => {
-                let _ = core.unplug(pkg, role);
+                let _ = core.unplug(pkg, role, location(dev));
             }
             // Before the PMUs exist (a failed load) or after they are gone
             // (unload): just forget it.

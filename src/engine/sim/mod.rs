@@ -441,7 +441,8 @@ impl SimDebug {
     fn unplug_line(&self, line: &str) -> Result {
         let (name, socket) = parse_target(line)?;
         let role = self.pci_role(name)?;
-        self.core.unplug(socket, role)
+        let at = pci::location(&self.ctx, socket, role)?;
+        self.core.unplug(socket, role, at)
     }
 
     fn plug_line(&self, line: &str) -> Result {
@@ -452,8 +453,10 @@ impl SimDebug {
         };
         let (name, socket) = parse_target(line)?;
         let role = self.pci_role(name)?;
-        self.core
-            .plug(socket, role, || pci::plug(&self.ctx, socket, role, broken))
+        let at = pci::location(&self.ctx, socket, role)?;
+        self.core.plug(socket, role, at, || {
+            pci::plug(&self.ctx, socket, role, broken)
+        })
     }
 
     fn workload_line(&self, line: &str) -> Result {

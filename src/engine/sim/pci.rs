@@ -42,7 +42,13 @@ pub(crate) fn enumerate(ctx: &Ctx<Sim>) -> Result {
     let map = if pci::ubox_device(p).is_none() {
         BusMap::empty()
     } else {
-        BusMap::build(&ubox[..n], 0, |s| Some(s as usize))?
+        BusMap::build(&ubox[..n], 0, |s| Some(s as usize)).map_err(|e| {
+            pr_warn!(
+                "sim: cannot map uncore buses to sockets: {}\n",
+                format_args!("{}", e)
+            );
+            ENODEV
+        })?
     };
     let fns = pci::functions(p);
     for &bus in &buses[..n] {
@@ -116,5 +122,23 @@ pub(crate) fn plug(ctx: &Ctx<Sim>, pkg: usize, role: Role, broken: bool) -> Resu
             e.broken.store(broken, Ordering::Release);
         }
         Ok(())
+    })
+}
+
+/// Where the simulated function `role` of package `pkg` is (its first
+/// device ID where the role has several), for the kernel log's lines.
+pub(crate) fn location(ctx: &Ctx<Sim>, pkg: usize, role: Role) -> Result<PciLocation> {
+    let f = pci::functions(ctx.platform.id)
+        .iter()
+        .find(|f| f.role == role)
+        .ok_or(EINVAL)?;
+    let (dev, func) = position(f);
+    Ok(PciLocation {
+        vendor: pci::VENDOR_INTEL,
+        device: f.device,
+        domain: 0,
+        bus: bus(ctx, pkg),
+        dev,
+        func,
     })
 }

@@ -306,6 +306,18 @@ fn kernel_log_names() {
         index: 2,
     };
     assert_eq!(format!("{imc}"), "imc box 2");
+    // A box by its PMU's name, as perf lists it.
+    let snbep = by_id(PlatformId::SANDY_BRIDGE_EP);
+    assert_eq!(format!("{}", imc.log_name(snbep)), "uncore_imc_2");
+    let ha = Role::Box {
+        ty: crate::hw::desc::BoxKind::Ha,
+        index: 0,
+    };
+    assert_eq!(format!("{}", ha.log_name(snbep)), "uncore_ha");
+    assert_eq!(
+        format!("{}", Role::QpiFilter { port: 1 }.log_name(snbep)),
+        "QPI port 1's match/mask device"
+    );
     assert_eq!(
         format!("{}", Role::QpiFilter { port: 1 }),
         "QPI port 1's match/mask device"
