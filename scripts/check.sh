@@ -159,7 +159,9 @@ step "install"
 # only compiled against for the host side.
 variants=(debug)
 for v in nodebug rt stock; do
-	if [ "$host" = 1 ] || { [ "$guest" = 1 ] && guest_lines | grep -qE "(\||[[:space:]])kernel=$v([[:space:]]|\$)"; }; then
+	# (grep reads every line: with -q it would stop at the first, and
+	# under pipefail guest_lines's SIGPIPE would fail the test.)
+	if [ "$host" = 1 ] || { [ "$guest" = 1 ] && guest_lines | grep -E "(\||[[:space:]])kernel=$v([[:space:]]|\$)" >/dev/null; }; then
 		variants+=("$v")
 	fi
 done
