@@ -6,15 +6,15 @@
 # and unloads cleanly, twice. On Debian's stock kernel too, with the same
 # PMUs.
 #
-# guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Skylake-Client,model=158,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Skylake-Client,model=165,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
-# guest: noload cpu=qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor smp=2,sockets=2,cores=1
+# guest: kernel=nodebug noload cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=158,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=165,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
+# guest: kernel=nodebug noload cpu=qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor smp=2,sockets=2,cores=1
 # guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4

@@ -5,13 +5,13 @@
 # PMU, its format/ and events/ files byte for byte, and cpumask with one
 # CPU per socket.
 #
-# guest: sim=snbep cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
-# guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
-# guest: sim=ivbep:4 cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
-# guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
-# guest: sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
-# guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
-# guest: sim=xeon7400:4 cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
+# guest: kernel=nodebug sim=snbep cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=ivbep:4 cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
+# guest: kernel=nodebug sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug sim=xeon7400:4 cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
 # guest: kernel=stock sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 

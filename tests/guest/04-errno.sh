@@ -4,7 +4,7 @@
 # event_init's refusals, each with its errno, through perf_event_open(2)
 # (tests/tools/perf_open.c), and the events that must be accepted.
 #
-# guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 

@@ -8,7 +8,7 @@
 # events are open. (The module's aliases are checked on the host:
 # tests/host/modinfo.sh.)
 #
-# guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=ivbep:2 cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
 # guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 # guest: kernel=stock sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2

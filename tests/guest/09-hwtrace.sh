@@ -11,8 +11,8 @@
 # the C driver writes the earlier events' fields again with the last
 # one's, this driver only the last one's.
 #
-# guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 

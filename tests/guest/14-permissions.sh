@@ -13,8 +13,8 @@
 # The guest has only root in /etc/passwd: the test adds a user (uid 4242)
 # and switches to it with busybox su.
 #
-# guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
-# guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 . /tests/lib.sh
 . /tests/hardening.sh
 

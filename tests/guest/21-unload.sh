@@ -9,8 +9,8 @@
 # offline) the del of its events does not enable it again.
 #
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 # guest: kernel=stock noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 

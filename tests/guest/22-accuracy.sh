@@ -11,7 +11,7 @@
 #   raises a PMI whose walk finds it;
 # - the R-box QPI links by their Table 2-40 names.
 #
-# guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 

@@ -8,10 +8,10 @@
 # (tests/host/modinfo.sh). And family 15 model 6 without the L3 EMON
 # registers (a Pentium D, simulated) is refused with ENODEV.
 #
-# guest: noload cpu=Skylake-Client,model=142,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Skylake-Client,model=158,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Skylake-Client,model=165,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Skylake-Client,model=166,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=142,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=158,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=165,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=166,-hypervisor smp=4,sockets=1,cores=4
 # guest: noload cpu=qemu64,family=15,model=6,vendor=GenuineIntel,-hypervisor smp=2,sockets=2,cores=1
 . /tests/lib.sh
 

@@ -11,7 +11,7 @@
 # exactly and unloads.
 #
 # guest: sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
-# guest: sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 . /tests/lib.sh
 
 p=$(platform)

@@ -8,7 +8,7 @@
 # bits 63:60 (above opc_out, Tables 2-22, 2-23). The format files stay the
 # C driver's (tests/guest/02-sysfs.sh), so perf still parses every bit.
 #
-# guest: sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 
 po() { /tests/perf_open "$@" 2>&1 | head -1; }

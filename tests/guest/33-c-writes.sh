@@ -15,12 +15,12 @@
 # driver's register writes"), which write_diff reads from the same file.
 # Prints how many events were compared.
 #
-# guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
-# guest: noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Skylake-Client,model=158,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=Skylake-Client,model=165,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=158,-hypervisor smp=4,sockets=1,cores=4
+# guest: kernel=nodebug noload cpu=Skylake-Client,model=165,-hypervisor smp=4,sockets=1,cores=4
 . /tests/lib.sh
 
 T=/sys/kernel/tracing
