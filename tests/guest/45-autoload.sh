@@ -14,7 +14,7 @@
 #
 # guest: kernel=stock noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
-# guest: noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 
 c_ko=/lib/modules/intel-uncore.ko
