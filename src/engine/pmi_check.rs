@@ -78,7 +78,7 @@ impl<R: Backend> Core<R> {
                 pr_info!(
                     "package {}: overflow PMIs reach cores by other pmi_core_sel bits than assumed; using {}\n",
                     pkg,
-                    Pairs(&map)
+                    format_args!("{}", Pairs(&map))
                 );
             }
             Verdict::Polling => {
