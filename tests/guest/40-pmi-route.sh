@@ -14,20 +14,10 @@
 . /tests/lib.sh
 
 stat() { awk -v k="$1" '$1 == k { print $2 }' $DBG/stats; }
-big=281474976710000 # 2^48 - 656: each injection after the first wraps the counter
-ev=uncore_cbox_1/event=0x14,umask=0x1/
+big=$PMI_BIG
 
-# wraps N SOCKET: the total perf counts of $ev while N injections of $big
-# occurrences each reach socket SOCKET's C-box 1.
-wraps() {
-	: >/tmp/wraps.sh
-	_i=0
-	while [ "$_i" -lt "$1" ]; do
-		echo "echo 'pmu=uncore_cbox_1 socket=$2 event=0x14 umask=0x1 count=$big' > $DBG/inject" >>/tmp/wraps.sh
-		_i=$((_i + 1))
-	done
-	total "$ev" sh /tmp/wraps.sh
-}
+# wraps N SOCKET: pmi_wraps (lib.sh).
+wraps() { pmi_wraps "$1" "$2"; }
 
 # reload [ARGS...]: the simulation loaded afresh (every package's PMIs on).
 reload() {

@@ -15,21 +15,11 @@
 . /tests/lib.sh
 
 stat() { awk -v k="$1" '$1 == k { print $2 }' $DBG/stats; }
-big=281474976710000 # 2^48 - 656: each injection after the first wraps the counter
-ev=uncore_cbox_1/event=0x14,umask=0x1/
+big=$PMI_BIG
 lines() { dmesg | grep -c "$1"; }
 
-# wraps N: the total perf counts of $ev while N injections of $big
-# occurrences each reach socket 1's C-box 1.
-wraps() {
-	: >/tmp/wraps.sh
-	_i=0
-	while [ "$_i" -lt "$1" ]; do
-		echo "echo 'pmu=uncore_cbox_1 socket=1 event=0x14 umask=0x1 count=$big' > $DBG/inject" >>/tmp/wraps.sh
-		_i=$((_i + 1))
-	done
-	total "$ev" sh /tmp/wraps.sh
-}
+# wraps N: pmi_wraps (lib.sh) on socket 1.
+wraps() { pmi_wraps "$1" 1; }
 
 # restart ROUTE: package 1 stops (CPUs 2 and 3 offline) and starts again
 # on CPU 2 with the U-box numbering ROUTE; CPU 3 comes back after.

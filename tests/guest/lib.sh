@@ -534,3 +534,18 @@ stock_load() {
 		fi
 	fi
 }
+
+# pmi_wraps N SOCKET: the total perf counts of uncore_cbox_1's event 0x14
+# umask 0x1 while N injections of $PMI_BIG (2^48 - 656) occurrences each
+# reach socket SOCKET's C-box 1: each after the first wraps its 48-bit
+# counter (the PMI tests).
+PMI_BIG=281474976710000
+pmi_wraps() {
+	: >/tmp/wraps.sh
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		echo "echo 'pmu=uncore_cbox_1 socket=$2 event=0x14 umask=0x1 count=$PMI_BIG' > $DBG/inject" >>/tmp/wraps.sh
+		_i=$((_i + 1))
+	done
+	total uncore_cbox_1/event=0x14,umask=0x1/ sh /tmp/wraps.sh
+}
