@@ -35,9 +35,19 @@ done
 [ -z "$missing" ] || { echo "deb: missing:$missing (apt-get install debootstrap curl xz-utils)" >&2; exit 1; }
 version=$(sed -n '1s/^rust-uncore (\([^)]*\)).*/\1/p' "$REPO_DIR/debian/changelog")
 [ -n "$version" ] || { echo "deb: debian/changelog does not start with a rust-uncore entry" >&2; exit 1; }
+# The source route's dkms.conf and the package's (debian/*.dkms, whose
+# version dh_dkms sets) differ only in PACKAGE_VERSION, which is the
+# changelog's in both.
 dkms_version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_DIR/dkms.conf")
 [ "$dkms_version" = "$version" ] ||
 	{ echo "deb: dkms.conf's PACKAGE_VERSION ($dkms_version) is not debian/changelog's version ($version)" >&2; exit 1; }
+dkms_lines() { grep -v '^#' "$1" | sed 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION=/'; }
+if ! diff <(dkms_lines "$REPO_DIR/dkms.conf") <(dkms_lines "$REPO_DIR/debian/rust-uncore-dkms.dkms") >&2; then
+	echo "deb: dkms.conf and debian/rust-uncore-dkms.dkms differ (lines above) in more than PACKAGE_VERSION" >&2
+	exit 1
+fi
+grep -qx 'PACKAGE_VERSION="#MODULE_VERSION#"' "$REPO_DIR/debian/rust-uncore-dkms.dkms" ||
+	{ echo "deb: debian/rust-uncore-dkms.dkms's PACKAGE_VERSION is not #MODULE_VERSION#" >&2; exit 1; }
 
 "$here/stock-kernel.sh" --variant stock --root-only >&2
 root=$("$here/stock-kernel.sh" --variant stock --print-root)
@@ -66,7 +76,7 @@ echo "deb: built $deb in $((SECONDS - start)) s ($(stat -c %s "$work/$deb") byte
 rc=0
 "${sudo[@]}" chmod -R a+rX "$work"
 inroot /mnt/work setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp \
-	lintian --info --display-info --show-overrides --fail-on error,warning "$deb" "$changes" >"$work/lintian.txt" 2>&1 || rc=$?
+	lintian --info --display-info --pedantic --show-overrides --fail-on error,warning,pedantic "$deb" "$changes" >"$work/lintian.txt" 2>&1 || rc=$?
 mkdir -p "$out"
 rm -f "$out"/rust-uncore*
 cp "$work/$deb" "$work/$changes" "$work"/rust-uncore_"$version"_*.buildinfo "$work/lintian.txt" "$out/"
