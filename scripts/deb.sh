@@ -6,8 +6,9 @@
 # the root of scripts/stock-kernel.sh (made when missing; its dpkg-dev,
 # debhelper, dh-dkms and lintian build and check the package, none of the
 # machine's own tools), from the files a clone of the repository has. Then
-# lintian checks the .deb and the .changes: an error or a warning that
-# debian/*lintian-overrides does not override fails the build. The
+# lintian checks the .deb and the .changes, pedantic tags included: an
+# error, a warning or a pedantic tag that debian/*lintian-overrides does
+# not override fails the build. The
 # package, the .changes, the .buildinfo and lintian's report
 # (lintian.txt) go to DIR, and the .deb's path is printed on the last line.
 #
@@ -72,7 +73,8 @@ echo "deb: built $deb in $((SECONDS - start)) s ($(stat -c %s "$work/$deb") byte
 	"$(inroot /mnt/work dpkg-deb -f "$deb" Installed-Size) KiB)" >&2
 
 # lintian (as nobody: it advises against root), with the tags it shows by
-# default and its informational ones; the overrides it applied are counted.
+# default, its informational and its pedantic ones; the overrides it
+# applied are counted.
 rc=0
 "${sudo[@]}" chmod -R a+rX "$work"
 inroot /mnt/work setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp \
