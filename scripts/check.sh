@@ -331,8 +331,9 @@ if [ -n "${kernel_ok[stock]:-}" ]; then
 	tally "stock README" "$out"
 fi
 # The Debian package: make deb, then its install with apt-get, DKMS's
-# build for the stock kernel and its removal, in a copy of that root; the
-# guests booting the stock kernel carry what it installed
+# build for the stock kernel, a kernel upgrade without the new kernel's
+# source (DKMS skips, apt completes) and its removal, in a copy of that
+# root; the guests booting the stock kernel carry what it installed
 # (tests/guest/31-deb.sh).
 if [ -n "${kernel_ok[stock]:-}" ]; then
 	note "Debian package (make deb; install, DKMS, purge in a copy of the Debian 13 root)"

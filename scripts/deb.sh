@@ -6,8 +6,9 @@
 # the root of scripts/stock-kernel.sh (made when missing; its dpkg-dev,
 # debhelper, dh-dkms and lintian build and check the package, none of the
 # machine's own tools), from the files a clone of the repository has. Then
-# lintian checks the .deb and the .changes: an error or a warning that
-# debian/*lintian-overrides does not override fails the build. The
+# lintian checks the .deb and the .changes, pedantic tags included: an
+# error, a warning or a pedantic tag that debian/*lintian-overrides does
+# not override fails the build. The
 # package, the .changes, the .buildinfo and lintian's report
 # (lintian.txt) go to DIR, and the .deb's path is printed on the last line.
 #
@@ -35,9 +36,19 @@ done
 [ -z "$missing" ] || { echo "deb: missing:$missing (apt-get install debootstrap curl xz-utils)" >&2; exit 1; }
 version=$(sed -n '1s/^rust-uncore (\([^)]*\)).*/\1/p' "$REPO_DIR/debian/changelog")
 [ -n "$version" ] || { echo "deb: debian/changelog does not start with a rust-uncore entry" >&2; exit 1; }
+# The source route's dkms.conf and the package's (debian/*.dkms, whose
+# version dh_dkms sets) differ only in PACKAGE_VERSION, which is the
+# changelog's in both.
 dkms_version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_DIR/dkms.conf")
 [ "$dkms_version" = "$version" ] ||
 	{ echo "deb: dkms.conf's PACKAGE_VERSION ($dkms_version) is not debian/changelog's version ($version)" >&2; exit 1; }
+dkms_lines() { grep -v '^#' "$1" | sed 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION=/'; }
+if ! diff <(dkms_lines "$REPO_DIR/dkms.conf") <(dkms_lines "$REPO_DIR/debian/rust-uncore-dkms.dkms") >&2; then
+	echo "deb: dkms.conf and debian/rust-uncore-dkms.dkms differ (lines above) in more than PACKAGE_VERSION" >&2
+	exit 1
+fi
+grep -qx 'PACKAGE_VERSION="#MODULE_VERSION#"' "$REPO_DIR/debian/rust-uncore-dkms.dkms" ||
+	{ echo "deb: debian/rust-uncore-dkms.dkms's PACKAGE_VERSION is not #MODULE_VERSION#" >&2; exit 1; }
 
 "$here/stock-kernel.sh" --variant stock --root-only >&2
 root=$("$here/stock-kernel.sh" --variant stock --print-root)
@@ -62,11 +73,12 @@ echo "deb: built $deb in $((SECONDS - start)) s ($(stat -c %s "$work/$deb") byte
 	"$(inroot /mnt/work dpkg-deb -f "$deb" Installed-Size) KiB)" >&2
 
 # lintian (as nobody: it advises against root), with the tags it shows by
-# default and its informational ones; the overrides it applied are counted.
+# default, its informational and its pedantic ones; the overrides it
+# applied are counted.
 rc=0
 "${sudo[@]}" chmod -R a+rX "$work"
 inroot /mnt/work setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp \
-	lintian --info --display-info --show-overrides --fail-on error,warning "$deb" "$changes" >"$work/lintian.txt" 2>&1 || rc=$?
+	lintian --info --display-info --pedantic --show-overrides --fail-on error,warning,pedantic "$deb" "$changes" >"$work/lintian.txt" 2>&1 || rc=$?
 mkdir -p "$out"
 rm -f "$out"/rust-uncore*
 cp "$work/$deb" "$work/$changes" "$work"/rust-uncore_"$version"_*.buildinfo "$work/lintian.txt" "$out/"

@@ -20,18 +20,25 @@
 #      match the kernel.
 # A tree prepared from the same inputs is reused at once.
 #
-# Usage: scripts/stock-kdir.sh [--release R] [--dir DIR] [--print-dir]
+# Usage: scripts/stock-kdir.sh [--release R] [--dir DIR] [--print-dir] [--check]
 #   --release R   the kernel release (default: the running kernel's, uname -r)
 #   --dir DIR     where to prepare the tree (default: /usr/src/linux-rust-R)
 #   --print-dir   only print where the tree is (or would be)
+#   --check       only check steps 1 to 3 (what must be installed); when
+#                 something is missing, print one line that names it and
+#                 exit with status 77, which DKMS takes for "skipped"
+#                 (dkms.conf's PRE_BUILD: a kernel upgrade without the
+#                 new kernel's source completes)
 #   --help        this text
 # RUSTC, BINDGEN and HOSTRUSTC in the environment name the tools (default:
-# rustc and bindgen on PATH).
+# /usr/bin/rustc when it exists, as make stock's, else rustc on PATH; and
+# bindgen on PATH).
 set -euo pipefail
 
 release=""
 dir=""
 print_dir=0
+check=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--release|--dir)
@@ -39,6 +46,7 @@ while [ $# -gt 0 ]; do
 		if [ "$1" = --release ]; then release=$2; else dir=$2; fi
 		shift 2 ;;
 	--print-dir) print_dir=1; shift ;;
+	--check) check=1; shift ;;
 	-h|--help) awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "stock-kdir: unknown option '$1' (see --help)" >&2; exit 2 ;;
 	esac
@@ -49,7 +57,14 @@ if [ "$print_dir" = 1 ]; then
 	echo "$dir"
 	exit 0
 fi
-die() { echo "stock-kdir: $*" >&2; exit 1; }
+die() {
+	if [ "$check" = 1 ]; then
+		echo "stock-kdir: skipped, not built for kernel $release: $*; then: dkms autoinstall -k $release" >&2
+		exit 77
+	fi
+	echo "stock-kdir: $*" >&2
+	exit 1
+}
 
 # 1. The kernel's headers and configuration.
 headers=/lib/modules/$release/build
@@ -71,6 +86,7 @@ conf() { sed -n "s/^$1=\"\\{0,1\\}\\([^\"]*\\)\"\\{0,1\\}\$/\\1/p" "$config"; }
 
 # 3. The toolchain that built the kernel.
 rustc=${RUSTC:-rustc}
+[ -n "${RUSTC:-}" ] || [ ! -x /usr/bin/rustc ] || rustc=/usr/bin/rustc
 bindgen=${BINDGEN:-bindgen}
 want=$(conf CONFIG_RUSTC_VERSION_TEXT)
 have=$("$rustc" --version 2>/dev/null || echo "no $rustc")
@@ -88,6 +104,10 @@ else
 		cc=$(make -s -f - <<<"include $headers/.kernelvariables
 all: ; @echo \$(CC)" 2>/dev/null | awk '{ print $NF }')
 	command -v "${cc:-gcc}" >/dev/null || die "kernel $release was built with $(conf CONFIG_CC_VERSION_TEXT); $cc is missing: install it"
+fi
+if [ "$check" = 1 ]; then
+	echo "stock-kdir: kernel $release has its headers, its source and the toolchain that built it"
+	exit 0
 fi
 
 # The stamp of the inputs: a tree prepared from the same ones is reused.

@@ -16,7 +16,14 @@
 # tests/guest/31-deb.sh loads the DKMS-built module with the README's
 # stock-load block and runs rust-uncore-report. The package also holds the
 # selftests and rust-uncore-report, which runs in the copy (builds its
-# helpers, writes a report, writes nothing into /usr/share). TAP.
+# helpers, writes a report, writes nothing into /usr/share). Then a
+# kernel upgrade without the new kernel's source (the root's second
+# kernel, stock-rt's, whose headers are installed after linux-source-X.Y is
+# removed): apt-get exits 0, dpkg --audit is clean, DKMS skipped the module
+# and its make.log names the package; with the source back, `dkms
+# autoinstall` builds the module for it, and that kernel's removal hooks
+# remove the tree prepared for it; the purge leaves no prepared tree; and
+# the package's own install without the kernel's source completes. TAP.
 #
 # Usage: tests/host/deb.sh
 set -uo pipefail
@@ -80,6 +87,44 @@ if [ -z "$missing" ]; then
 else
 	notok "the package holds the selftests and rust-uncore-report: missing$missing"
 fi
+# The package's configuration files, README.Debian and DKMS's
+# configuration with dh_dkms's version.
+missing=""
+for f in etc/kernel/postrm.d/rust-uncore-dkms etc/modprobe.d/rust-uncore-dkms.conf \
+	usr/share/doc/rust-uncore-dkms/README.Debian; do
+	printf '%s\n' "$files" | grep -qx "$f" || missing="$missing $f"
+done
+conffiles=$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles 2>/dev/null)
+for f in /etc/kernel/postrm.d/rust-uncore-dkms /etc/modprobe.d/rust-uncore-dkms.conf; do
+	printf '%s\n' "$conffiles" | grep -qx "$f" || missing="$missing conffile:$f"
+done
+if [ -z "$missing" ]; then
+	ok "it holds README.Debian, the kernel removal hook and the modprobe.d file, both conffiles"
+else
+	notok "it holds README.Debian, the kernel removal hook and the modprobe.d file, both conffiles: missing$missing"
+fi
+modprobe=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ./etc/modprobe.d/rust-uncore-dkms.conf 2>/dev/null)
+if printf '%s\n' "$modprobe" | grep -qx '#blacklist intel_uncore' && [ -z "$(printf '%s\n' "$modprobe" | grep -v '^#')" ]; then
+	ok "its /etc/modprobe.d/rust-uncore-dkms.conf has 'blacklist intel_uncore' commented out, and nothing else active"
+else
+	notok "its /etc/modprobe.d/rust-uncore-dkms.conf has 'blacklist intel_uncore' commented out, and nothing else active"
+fi
+conf=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO "./$src/dkms.conf" 2>/dev/null)
+missing=""
+for l in "PACKAGE_VERSION=\"$version\"" 'BUILD_EXCLUSIVE_ARCH="x86_64"' 'BUILD_EXCLUSIVE_CONFIG="CONFIG_RUST"' \
+	'BUILD_EXCLUSIVE_KERNEL_MIN="6.12"' 'PRE_BUILD="scripts/stock-kdir.sh --check --release ${kernelver}"'; do
+	printf '%s\n' "$conf" | grep -qxF "$l" || missing="$missing $l"
+done
+printf '%s\n' "$conf" | grep -q '^CLEAN=' && missing="$missing (it has CLEAN)"
+if [ -z "$missing" ]; then
+	ok "its dkms.conf has the package's version ($version, from #MODULE_VERSION#), the BUILD_EXCLUSIVE lines and PRE_BUILD, no CLEAN"
+else
+	notok "its dkms.conf has the package's version, the BUILD_EXCLUSIVE lines and PRE_BUILD, no CLEAN: missing$missing"
+fi
+case ", $(dpkg-deb -f "$deb" Recommends), " in
+*", linux-perf, "*) ok "it recommends linux-perf" ;;
+*) notok "it recommends linux-perf: $(dpkg-deb -f "$deb" Recommends)" ;;
+esac
 if [ "$(dpkg-deb -f "$deb" Architecture)" = all ]; then
 	ok "it is architecture-independent"
 else
@@ -202,8 +247,79 @@ mkdir -p "$vdir/deb/lib/modules/$release" "$vdir/deb/usr/share" "$vdir/deb/usr/s
 cp -a "$merged/usr/share/rust-uncore" "$vdir/deb/usr/share/"
 cp -a "$merged/usr/sbin/rust-uncore-report" "$vdir/deb/usr/sbin/"
 
-# 5. Removal.
-# purged WHEN: apt-get remove --purge, and nothing of the package is left.
+# 5. A kernel upgrade without the new kernel's source, as apt makes one:
+# the second kernel of the root (the stock-rt variant's, whose headers went
+# in step 3) is the new kernel, and the root's linux-source-X.Y is removed
+# first. Installing the headers runs DKMS's kernel hook: DKMS skips the
+# module (stock-kdir.sh --check exits 77), apt-get exits 0 and dpkg has
+# nothing half-configured; with the source back, `dkms autoinstall` builds
+# it. Then the kernel's removal (its package's postrm hooks, run as the
+# package runs them) takes the tree prepared for it.
+rt=$(printf '%s\n' $others | head -1)
+srcpkg=$(inroot dpkg-query -S '/usr/src/linux-source-*.tar.xz' 2>/dev/null | cut -d: -f1 | head -1)
+if [ -z "$rt" ] || [ -z "$srcpkg" ]; then
+	notok "a second kernel's headers (${rt:-none}) and the kernel's source package (${srcpkg:-none}) in the root"
+else
+	if out=$(inroot apt-get remove -q --purge "$srcpkg" 2>&1); then
+		ok "apt-get remove --purge $srcpkg"
+	else
+		notok "apt-get remove --purge $srcpkg"
+		printf '%s\n' "$out" | tail -5 | sed 's/^/#   /'
+	fi
+	start=$SECONDS
+	out=$(inroot apt-get install -q "linux-headers-$rt" 2>&1)
+	rc=$?
+	audit=$(inroot dpkg --audit 2>&1)
+	state=$(inroot dpkg-query -W -f '${db:Status-Abbrev}' "linux-headers-$rt" 2>&1)
+	printf '%s\n' "$out" | sed -n '/^Autoinstall of module rust-uncore/,/^Autoinstall on /p' | sed 's/^/# apt-get: /'
+	if [ "$rc" = 0 ] && [ -z "$audit" ] && [ "${state% }" = ii ]; then
+		ok "without its source, apt-get install linux-headers-$rt exits 0, the headers are configured, dpkg --audit is clean ($((SECONDS - start)) s)"
+	else
+		notok "without its source, apt-get install linux-headers-$rt exits 0 (status $rc), the headers are configured ('$state'), dpkg --audit is clean"
+		printf '%s\n' "$out" "$audit" | tail -20 | sed 's/^/#   /'
+	fi
+	if printf '%s\n' "$out" | grep -qF "Autoinstall on $rt was skipped for module(s) rust-uncore."; then
+		ok "DKMS says it skipped rust-uncore for $rt"
+	else
+		notok "DKMS says it skipped rust-uncore for $rt"
+	fi
+	log=/var/lib/dkms/rust-uncore/$version/build/make.log
+	why=$(inroot grep '^stock-kdir:' "$log" 2>/dev/null)
+	printf '%s\n' "$why" | sed "s,^,# $log: ,"
+	case "$why" in
+	"stock-kdir: skipped, not built for kernel $rt: no kernel source /usr/src/${srcpkg}.tar.xz: install $srcpkg "*"; then: dkms autoinstall -k $rt")
+		ok "its make.log has one line that names the package to install and the command" ;;
+	*) notok "its make.log has one line that names $srcpkg and dkms autoinstall -k $rt" ;;
+	esac
+	if inroot dkms status rust-uncore 2>&1 | grep -F "rust-uncore/$version, $rt, " | grep -q ': installed$'; then
+		notok "it is not installed for $rt"
+	else
+		ok "it is not installed for $rt"
+	fi
+	start=$SECONDS
+	if out=$(inroot apt-get install -q "$srcpkg" 2>&1) && out=$(inroot dkms autoinstall -k "$rt" 2>&1) &&
+		inroot dkms status rust-uncore 2>&1 | grep -F "rust-uncore/$version, $rt, " | grep -q ': installed$'; then
+		ok "with $srcpkg installed, dkms autoinstall -k $rt builds and installs it ($((SECONDS - start)) s)"
+	else
+		notok "with $srcpkg installed, dkms autoinstall -k $rt builds and installs it"
+		printf '%s\n' "$out" | tail -10 | sed 's/^/#   /'
+	fi
+	# The disk cost of a prepared tree (the admin guide states it).
+	for r in "$release" "$rt"; do
+		echo "# du -sh /usr/src/linux-rust-$r: $(inroot du -sh "/usr/src/linux-rust-$r" 2>&1 | cut -f1)"
+	done
+	if out=$(inroot linux-run-hooks image postrm "$rt" "/boot/vmlinuz-$rt" -- remove 2>&1) &&
+		! inroot test -e "/usr/src/linux-rust-$rt" && inroot test -d "/usr/src/linux-rust-$release"; then
+		ok "the removal of kernel $rt (linux-run-hooks image postrm) removes /usr/src/linux-rust-$rt, and only that tree"
+	else
+		notok "the removal of kernel $rt (linux-run-hooks image postrm) removes /usr/src/linux-rust-$rt, and only that tree"
+		printf '%s\n' "$out" | tail -5 | sed 's/^/#   /'
+	fi
+fi
+
+# 6. Removal.
+# purged WHEN: apt-get remove --purge, and nothing of the package is left,
+# nor a tree prepared for its builds.
 purged() {
 	local out left
 	if out=$(inroot apt-get remove -q --purge rust-uncore-dkms 2>&1); then
@@ -213,11 +329,12 @@ purged() {
 		printf '%s\n' "$out" | tail -20 | sed 's/^/#   /'
 	fi
 	left=$(inroot /bin/sh -c "dpkg -s rust-uncore-dkms 2>/dev/null | grep '^Status:'; dkms status rust-uncore 2>/dev/null
-		ls -d /usr/src/rust-uncore-* /var/lib/dkms/rust-uncore /lib/modules/*/updates/dkms/rust_uncore.ko* \
-			/usr/share/rust-uncore /usr/sbin/rust-uncore-report 2>/dev/null
+		ls -d /usr/src/rust-uncore-* /usr/src/linux-rust-* /var/lib/dkms/rust-uncore /lib/modules/*/updates/dkms/rust_uncore.ko* \
+			/usr/share/rust-uncore /usr/sbin/rust-uncore-report /etc/kernel/postrm.d/rust-uncore-dkms \
+			/etc/modprobe.d/rust-uncore-dkms.conf 2>/dev/null
 		grep -H rust_uncore /lib/modules/*/modules.dep 2>/dev/null" 2>&1)
 	if [ -z "$left" ]; then
-		ok "nothing of it is left (dpkg, dkms status, /usr/src, /var/lib/dkms, /lib/modules, /usr/share, /usr/sbin)"
+		ok "nothing of it is left (dpkg, dkms status, /usr/src with the prepared trees, /var/lib/dkms, /lib/modules, /usr/share, /usr/sbin, /etc)"
 	else
 		notok "nothing of it is left"
 		printf '%s\n' "$left" | head -10 | sed 's/^/#   /'
@@ -225,28 +342,24 @@ purged() {
 }
 purged "after the install"
 
-# 6. A failed build, seen and mended as the admin guide says: without the
-# kernel's source the install stops, DKMS's make.log names the package to
-# install, and once it is there `dpkg --configure -a` builds the module.
+# 7. The package's own install without the kernel's source: DKMS skips
+# the kernel, the install completes, and make.log names the package.
 inroot /bin/sh -c 'mkdir -p /root/away && mv /usr/src/linux-source-*.tar.xz /root/away/'
-if out=$(inroot apt-get install -q ./"${deb##*/}" 2>&1); then
-	notok "without the kernel's source, the install stops"
+out=$(inroot apt-get install -q ./"${deb##*/}" 2>&1)
+rc=$?
+audit=$(inroot dpkg --audit 2>&1)
+if [ "$rc" = 0 ] && [ -z "$audit" ] && [ "$(inroot dpkg-query -W -f '${db:Status-Abbrev}' rust-uncore-dkms)" = "ii " ]; then
+	ok "without the kernel's source, the package's install completes (apt-get status 0, dpkg --audit clean)"
 else
-	log=/var/lib/dkms/rust-uncore/$version/build/make.log
-	why=$(inroot cat "$log" 2>/dev/null | grep '^stock-kdir:' | head -1)
-	case "$why" in
-	*"install linux-source-"*) ok "without the kernel's source, the install stops, and $log says: $why" ;;
-	*) notok "without the kernel's source, the install stops, and $log names the package"; printf '%s\n' "$out" | tail -8 | sed 's/^/#   /' ;;
-	esac
+	notok "without the kernel's source, the package's install completes (apt-get status $rc)"
+	printf '%s\n' "$out" "$audit" | tail -10 | sed 's/^/#   /'
 fi
+why=$(inroot grep '^stock-kdir:' "/var/lib/dkms/rust-uncore/$version/build/make.log" 2>/dev/null | head -1)
+case "$why" in
+"stock-kdir: skipped, not built for kernel "*": no kernel source "*": install linux-source-"*) ok "... and DKMS's make.log says: $why" ;;
+*) notok "... and DKMS's make.log names the package to install: '${why:-nothing}'" ;;
+esac
 inroot /bin/sh -c 'mv /root/away/* /usr/src/'
-if out=$(inroot dpkg --configure -a 2>&1) &&
-	inroot dkms status rust-uncore 2>&1 | grep -F "rust-uncore/$version, $release, " | grep -q ': installed$'; then
-	ok "with the source back, dpkg --configure -a builds and installs it"
-else
-	notok "with the source back, dpkg --configure -a builds and installs it"
-	printf '%s\n' "$out" | tail -8 | sed 's/^/#   /'
-fi
-purged "after the mended install"
+purged "after the install without the source"
 echo "1..$tap_n"
 exit "$failed"
