@@ -90,6 +90,16 @@ insert_after() {
 		{ print }' "$file" >"$file.new"
 	mv "$file.new" "$file"
 }
+# insert_before FILE ANCHOR TEXT: inserts TEXT (lines) before the first line
+# equal to ANCHOR; fails when there is none.
+insert_before() {
+	local file=$1 anchor=$2 text=$3
+	grep -qxF -- "$anchor" "$file" || die "$file has no line '$anchor'"
+	ANCHOR=$anchor TEXT=$text awk '
+		!done && $0 == ENVIRON["ANCHOR"] { print ENVIRON["TEXT"]; done = 1 }
+		{ print }' "$file" >"$file.new"
+	mv "$file.new" "$file"
+}
 # copy PATH...: copies rfc/PATH into the tree.
 copy() {
 	local p
@@ -143,8 +153,9 @@ commit 2-perf.txt
 
 # 3: the sample.
 copy samples/rust/rust_pmu.rs
-insert_after samples/rust/Kconfig '	  If unsure, say N.' '
-config SAMPLE_RUST_PMU
+# After SAMPLE_RUST_PRINT, inside `if SAMPLES_RUST` (scripts/rfc-check.sh
+# checks where it landed).
+insert_before samples/rust/Kconfig 'config SAMPLE_RUST_DMA' 'config SAMPLE_RUST_PMU
 	tristate "perf PMU"
 	depends on PERF_EVENTS
 	help
@@ -154,7 +165,8 @@ config SAMPLE_RUST_PMU
 	  To compile this as a module, choose M here:
 	  the module will be called rust_pmu.
 
-	  If unsure, say N.'
+	  If unsure, say N.
+'
 insert_after samples/rust/Makefile 'obj-$(CONFIG_SAMPLE_RUST_PRINT)			+= rust_print.o' \
 	'obj-$(CONFIG_SAMPLE_RUST_PMU)			+= rust_pmu.o'
 insert_after MAINTAINERS 'F:	rust/kernel/perf/' 'F:	samples/rust/rust_pmu.rs'
