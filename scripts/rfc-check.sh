@@ -43,7 +43,7 @@ RECIPE=2
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$here/rfc.sh" --out "$work/series" >"$work/rfc.log" 2>&1 || {
+"$here/rfc.sh" --test-identity --out "$work/series" >"$work/rfc.log" 2>&1 || {
 	sed 's/^/# /' "$work/rfc.log"; not_ok "make rfc writes the series"; exit 1; }
 base=$("$here/rfc.sh" --print-base) && root=$("$here/stock-kernel.sh" --variant stock --print-root) ||
 	{ not_ok "the base tree and the Debian 13 root are there"; exit 1; }
