@@ -226,7 +226,7 @@ addr=()
 for a in "${to[@]}"; do addr+=(--to="$a"); done
 for a in "${cc[@]}"; do addr+=(--cc="$a"); done
 git -c user.name="$author_name" -c user.email="$author_email" \
-	format-patch -q --cover-letter --subject-prefix="RFC PATCH" "${addr[@]}" -o "$out" HEAD~3..HEAD
+	format-patch -q --cover-letter --subject-prefix="RFC PATCH v2" "${addr[@]}" -o "$out" HEAD~3..HEAD
 cover=$(ls "$out"/0000-*.patch)
 subject=$(head -1 "$REPO_DIR/rfc/cover-letter.txt")
 SUBJECT=$subject BLURB_FILE=$REPO_DIR/rfc/cover-letter.txt awk '
