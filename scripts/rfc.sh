@@ -50,30 +50,6 @@ while [ $# -gt 0 ]; do
 done
 die() { echo "rfc: $*" >&2; exit 1; }
 
-# The author: a name and an address someone answers at.
-if [ "$test_identity" = 1 ]; then
-	author_name="RFC Check" author_email=rfc-check@example.com
-else
-	author_name=${RFC_AUTHOR_NAME:-$(git -C "$REPO_DIR" config user.name || true)}
-	author_email=${RFC_AUTHOR_EMAIL:-$(git -C "$REPO_DIR" config user.email || true)}
-	domain=$(printf '%s' "${author_email##*@}" | tr 'A-Z' 'a-z')
-	why=
-	case "$author_email" in
-	*@*@* | *[[:space:]\<\>]* | @* | *@) why="is not an address" ;;
-	*@*) ;;
-	*) why="is not an address" ;;
-	esac
-	case "$domain" in
-	example.com | example.net | example.org | *.example | *.example.com | *.example.net | \
-		*.example.org | *.invalid | *.test | localhost | *.localhost | *.local | *.localdomain | \
-		*noreply*)
-		why=${why:-"is nobody's address (a reserved, local or no-reply domain)"} ;;
-	esac
-	[ -n "$author_name" ] || why=${why:-"has no name"}
-	[ "$author_name" != "Rust Uncore Developers" ] || why=${why:-"is the placeholder"}
-	[ -z "$why" ] || die "the author '$author_name <$author_email>' $why: set RFC_AUTHOR_NAME and RFC_AUTHOR_EMAIL (or git config user.name and user.email) to the person who sends the series"
-fi
-author="$author_name <$author_email>"
 # Bump when the base tree's recipe changes.
 RECIPE=1
 root=$("$here/stock-kernel.sh" --variant stock --print-root 2>/dev/null) ||
@@ -105,6 +81,31 @@ if [ ! -f "$base/.rfc-base-done" ]; then
 	touch "$base/.rfc-base-done"
 fi
 if [ "$print_base" = 1 ]; then echo "$base"; exit 0; fi
+
+# The author: a name and an address someone answers at.
+if [ "$test_identity" = 1 ]; then
+	author_name="RFC Check" author_email=rfc-check@example.com
+else
+	author_name=${RFC_AUTHOR_NAME:-$(git -C "$REPO_DIR" config user.name || true)}
+	author_email=${RFC_AUTHOR_EMAIL:-$(git -C "$REPO_DIR" config user.email || true)}
+	domain=$(printf '%s' "${author_email##*@}" | tr 'A-Z' 'a-z')
+	why=
+	case "$author_email" in
+	*@*@* | *[[:space:]\<\>]* | @* | *@) why="is not an address" ;;
+	*@*) ;;
+	*) why="is not an address" ;;
+	esac
+	case "$domain" in
+	example.com | example.net | example.org | *.example | *.example.com | *.example.net | \
+		*.example.org | *.invalid | *.test | localhost | *.localhost | *.local | *.localdomain | \
+		*noreply*)
+		why=${why:-"is nobody's address (a reserved, local or no-reply domain)"} ;;
+	esac
+	[ -n "$author_name" ] || why=${why:-"has no name"}
+	[ "$author_name" != "Rust Uncore Developers" ] || why=${why:-"is the placeholder"}
+	[ -z "$why" ] || die "the author '$author_name <$author_email>' $why: set RFC_AUTHOR_NAME and RFC_AUTHOR_EMAIL (or git config user.name and user.email) to the person who sends the series"
+fi
+author="$author_name <$author_email>"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
