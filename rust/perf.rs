@@ -301,11 +301,14 @@ impl NewEvent {
     }
 
     /// Calls `f` for the other members of the event's group that belong
-    /// to the same PMU and are not off (the leader first), stopping at the
+    /// to the same PMU and are enabled (the leader first), stopping at the
     /// first error; `EINVAL` for a member of a group of a PMU in the
-    /// software context, where perf does not lock the group.
-    pub fn for_each_group_member(&self, f: impl FnMut(&GroupMember) -> Result) -> Result {
-        self.0.for_each_group_member(f)
+    /// software context, where perf does not lock the group. Leaving out
+    /// the members that are off (or in error, or gone) is this driver's
+    /// policy, as x86's C uncore driver does; the series shows them all.
+    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
+        self.0
+            .for_each_group_member(|m| if m.state().is_enabled() { f(m) } else { Ok(()) })
     }
 }
 

@@ -3,7 +3,8 @@
 #
 # Checks the patch series of scripts/rfc.sh (`make rfc-check`, and part of
 # `make check`), printing one TAP line per check:
-#   - the series applies with `git am` to Debian's linux-source-7.3;
+#   - the series applies with `git am` to Debian's linux-source-7.3, and
+#     the sample's Kconfig entry lands inside `if SAMPLES_RUST`;
 #   - every public item of kernel::perf has # Examples (doc_examples.py);
 #   - scripts/checkpatch.pl --strict finds nothing in any patch;
 #   - the kernel builds, in the Debian 13 root with the toolchain that built
@@ -11,6 +12,8 @@
 #     (Rust, perf events, KUnit, the Rust doctests and the sample built in),
 #     with CLIPPY=1: no warning in the series' files;
 #   - `make rustfmtcheck` and `make rustdoc` are clean for them;
+#   - rust/helpers/helpers.c compiles with CONFIG_PERF_EVENTS undefined
+#     (the built tree's command; x86 cannot turn the option off);
 #   - that kernel boots in QEMU: the KUnit doctest suite passes (the perf
 #     abstraction's doctests among its cases) and tests/rfc/rfc_init.c
 #     counts with the sample PMU and sees its refusals.
@@ -40,7 +43,7 @@ RECIPE=2
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$here/rfc.sh" --out "$work/series" >"$work/rfc.log" 2>&1 || {
+"$here/rfc.sh" --test-identity --out "$work/series" >"$work/rfc.log" 2>&1 || {
 	sed 's/^/# /' "$work/rfc.log"; not_ok "make rfc writes the series"; exit 1; }
 base=$("$here/rfc.sh" --print-base) && root=$("$here/stock-kernel.sh" --variant stock --print-root) ||
 	{ not_ok "the base tree and the Debian 13 root are there"; exit 1; }
@@ -66,6 +69,15 @@ if [ ! -f "$tree/.rfc-built" ]; then
 fi
 result "$([ -f "$tree/.rfc-applied" ]; echo $?)" "the series applies to linux-source-7.3 with git am"
 [ -f "$tree/.rfc-applied" ] || { rm -rf "$tree"; exit 1; }
+
+# The sample's Kconfig entry landed between `if SAMPLES_RUST` and its
+# `endif`, where SAMPLES_RUST guards it.
+place=$(awk '/^if SAMPLES_RUST$/ { inside = 1 } /^endif # SAMPLES_RUST$/ { inside = 0 }
+	/^config SAMPLE_RUST_PMU$/ { print FILENAME ":" FNR ": " (inside ? "inside" : "outside") " if SAMPLES_RUST" }' \
+	"$tree/samples/rust/Kconfig")
+echo "# ${place:-no SAMPLE_RUST_PMU in samples/rust/Kconfig}" | sed "s|$tree/||"
+result "$([ "$(printf '%s\n' "$place" | grep -c ' inside ')" = 1 ] && [ "$(printf '%s\n' "$place" | grep -c .)" = 1 ]; echo $?)" \
+	"the sample's Kconfig entry is inside if SAMPLES_RUST"
 
 # 2. Every public item of the abstraction has examples (which the KUnit
 # run below compiles and runs), and checkpatch.
@@ -123,7 +135,23 @@ doc_warn=$(grep -E -A4 '^(warning|error)' "$tree/.rfc-rustdoc.log" | grep -E -- 
 [ -z "$doc_warn" ] || printf '%s\n' "$doc_warn" | sed 's/^/# /'
 result "$(grep -qx 'rustdoc status 0' "$tree/.rfc-rustdoc.log" && [ -z "$doc_warn" ]; echo $?)" \
 	"make rustdoc builds the documentation, no warning in the series' files"
-[ -f "$tree/arch/x86/boot/bzImage" ] || exit 1
+# The helpers with CONFIG_PERF_EVENTS off (x86 always selects it, so no
+# x86 configuration has it off): the built tree's own command for
+# rust/helpers/helpers.c, on a file that undefines the option (after
+# kconfig.h defined it, before any header) and includes helpers.c. The
+# kernel crate's `pub mod perf` is `#[cfg(CONFIG_PERF_EVENTS)]` and not
+# built this way.
+printf '#undef CONFIG_PERF_EVENTS\n#include "/src/rust/helpers/helpers.c"\n' >"$work/perf-off.c"
+cmd=$(sed -n 's|^savedcmd_rust/helpers/helpers.o := ||p' "$tree/rust/helpers/.helpers.o.cmd" 2>/dev/null |
+	sed 's| -Wp,-MMD,[^ ]*||; s|-c -o rust/helpers/helpers.o rust/helpers/helpers.c|-c -o /work/perf-off.o /work/perf-off.c|')
+st=1
+case "$cmd" in
+*" -o /work/perf-off.o /work/perf-off.c"*) in_root sh -c "$cmd" >"$work/perf-off.log" 2>&1 && st=0 ;;
+*) echo "no compile command for rust/helpers/helpers.c in the built tree" >"$work/perf-off.log" ;;
+esac
+grep -E 'error|warning' "$work/perf-off.log" | head -10 | sed 's/^/# /'
+result "$([ "$st" = 0 ] && ! grep -q 'warning' "$work/perf-off.log"; echo $?)" \
+	"rust/helpers compiles, without a warning, with CONFIG_PERF_EVENTS off"
 
 # 4. The boot: KUnit (the doctests) and the sample PMU.
 mkdir -p "$work/initramfs/dev"

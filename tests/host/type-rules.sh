@@ -59,6 +59,10 @@ case_fails event_slot_in_process_context "call to unsafe function" \
 	"an event's entry cannot be used without the proof that interrupts are off"
 case_fails rcu_section_in_process_context "this function takes 1 argument but 0 arguments were supplied" \
 	"an RCU read-side section cannot be entered without the proof that interrupts are off"
+case_fails enable_without_disable "a PMU implements both enable and disable, or neither" \
+	"a PMU of the series with enable but not disable fails to build"
+case_fails disable_without_enable "a PMU implements both enable and disable, or neither" \
+	"a PMU of the series with disable but not enable fails to build"
 rm -f "$out/$obj"
 echo "1..$n"
 exit $failed

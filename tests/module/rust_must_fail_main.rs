@@ -22,10 +22,13 @@ pub(crate) use kcrate::{container_of, impl_flags, warn_on};
 /// gets it from the macro; this object has none).
 const __LOG_PREFIX: &[u8] = b"rust_must_fail\0";
 
+use crate::interrupt::LocalInterruptDisabled;
+use kernel::prelude::*;
 use sys::cpu::{without_irqs, IrqsOff};
 use sys::pci::{self, Binding, Bound, ConfigRegister, Device};
 use sys::perf::EventSlots;
 use sys::rcu;
+use sys::series::perf::{Event, EventFlags, NewEvent, Pmu, Registration, TaskContext};
 use sys::sync::{new_irq_lock, IrqLock};
 
 /// A register the cases write.
@@ -111,4 +114,69 @@ fn case(slots: &EventSlots) -> Option<()> {
 #[cfg(fail = "rcu_section_in_process_context")]
 fn case() {
     let _g = rcu::read_lock();
+}
+
+/// A PMU of the series' `Pmu` trait with the callbacks every PMU has; the
+/// `enable`/`disable` cases below add one or both of the optional pair.
+macro_rules! pmu_with {
+    ($name:ident, $($opt:tt)*) => {
+        /// A PMU the cases register.
+        struct $name;
+
+        #[vtable]
+        impl Pmu for $name {
+            const CAPABILITIES: sys::series::perf::Capabilities =
+                sys::series::perf::Capabilities::empty();
+            const TASK_CONTEXT: TaskContext = TaskContext::Invalid;
+            type EventData = u64;
+
+            fn event_init(&self, event: &mut NewEvent) -> Result<u64> {
+                if !event.is_for_this_pmu() {
+                    return Err(ENOENT);
+                }
+                Ok(event.config().config)
+            }
+
+            fn add(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) -> Result {
+                Ok(())
+            }
+
+            fn del(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
+            fn start(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
+            fn stop(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
+            fn read(&self, _: &Event<Self>, _: &LocalInterruptDisabled) {}
+            $($opt)*
+        }
+
+        /// Registers the PMU (which builds its `struct pmu`).
+        pub fn register(module: &'static ThisModule) -> Result {
+            let _pmu = KBox::pin_init(
+                Registration::new(module, kernel::c_str!("rust_must_fail"), $name, &[], &[]),
+                GFP_KERNEL,
+            )?;
+            Ok(())
+        }
+    };
+}
+
+// The well-formed counterpart: both of the pair.
+#[cfg(fail = "none")]
+pmu_with! {
+    Both,
+    fn enable(&self, _: &LocalInterruptDisabled) {}
+    fn disable(&self, _: &LocalInterruptDisabled) {}
+}
+
+// `enable` alone would leave perf a NULL `pmu_disable` to call.
+#[cfg(fail = "enable_without_disable")]
+pmu_with! {
+    EnableOnly,
+    fn enable(&self, _: &LocalInterruptDisabled) {}
+}
+
+// `disable` alone would be replaced by perf's no-op, silently.
+#[cfg(fail = "disable_without_enable")]
+pmu_with! {
+    DisableOnly,
+    fn disable(&self, _: &LocalInterruptDisabled) {}
 }

@@ -3,6 +3,12 @@
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 
+/*
+ * Only for kernel::perf, which exists with CONFIG_PERF_EVENTS: without it,
+ * struct perf_event is empty and neither these functions nor local64_t are
+ * declared.
+ */
+#ifdef CONFIG_PERF_EVENTS
 __rust_helper bool rust_helper_is_sampling_event(struct perf_event *event)
 {
 	return is_sampling_event(event);
@@ -47,3 +53,4 @@ __rust_helper void rust_helper_sysfs_attr_init(struct attribute *attr)
 {
 	sysfs_attr_init(attr);
 }
+#endif

@@ -28,7 +28,7 @@ mod event;
 mod pmu;
 
 pub use attr::Attr;
-pub use event::{Config, Event, EventId, GroupMember, HwState, HwStates, NewEvent};
+pub use event::{Config, Event, EventId, EventState, GroupMember, HwState, HwStates, NewEvent};
 pub use pmu::{Pmu, Registration};
 
 use crate::{

@@ -529,10 +529,12 @@ impl NewEvent {
         unsafe { (*self.as_raw()).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as i32 };
     }
 
-    /// Calls `f` for each other member of the event's group that belongs to the same PMU and is
-    /// not off, the group leader first, stopping at the first error.
+    /// Calls `f` for each other member of the event's group that belongs to the same PMU, the
+    /// group leader first, stopping at the first error.
     ///
-    /// A PMU checks this way that the whole group fits its counters. perf holds the group
+    /// A PMU checks this way that the whole group fits its counters; which members count
+    /// towards that is its choice ([`GroupMember::state`]: x86's PMUs leave out the members
+    /// that are off). perf holds the group
     /// leader's context mutex around `event_init` for a member of a group (which keeps the
     /// group as it is) only for PMUs outside the software context: for a PMU in it
     /// ([`TaskContext::Software`](super::TaskContext::Software)) this fails with `EINVAL`
@@ -546,7 +548,10 @@ impl NewEvent {
     ///
     /// fn fits(event: &NewEvent, counters: usize) -> Result {
     ///     let mut n = 1;
-    ///     event.for_each_group_member(|_| {
+    ///     event.for_each_group_member(|member| {
+    ///         if !member.state().is_enabled() {
+    ///             return Ok(());
+    ///         }
     ///         n += 1;
     ///         if n > counters { Err(EINVAL) } else { Ok(()) }
     ///     })
@@ -577,9 +582,7 @@ impl NewEvent {
             while pos != head {
                 let sibling: *mut bindings::perf_event =
                     crate::container_of!(pos, bindings::perf_event, sibling_list);
-                if (*sibling).pmu == pmu
-                    && (*sibling).state > bindings::perf_event_state_PERF_EVENT_STATE_OFF
-                {
+                if (*sibling).pmu == pmu {
                     f(GroupMember::from_raw(sibling))?;
                 }
                 pos = (*pos).next;
@@ -631,5 +634,84 @@ impl GroupMember {
     pub fn config(&self) -> Config {
         // SAFETY: The member is live (type invariant).
         unsafe { config_of(self.0.get()) }
+    }
+
+    /// Returns the member's state (`event->state`).
+    ///
+    /// A snapshot: perf turns a member on or off only under the context mutex it holds around
+    /// `event_init` (for a PMU outside the software context), but schedules it in and out,
+    /// between [`EventState::Inactive`] and [`EventState::Active`] or into
+    /// [`EventState::Error`], under the context's lock, which `event_init` does not hold.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::GroupMember;
+    ///
+    /// // Only the members that may count take a counter.
+    /// fn takes_a_counter(member: &GroupMember) -> bool {
+    ///     member.state().is_enabled()
+    /// }
+    /// ```
+    pub fn state(&self) -> EventState {
+        // SAFETY: The member is live (type invariant); perf writes `state` with `WRITE_ONCE()`
+        // and may do so meanwhile, so it is read once, volatile.
+        let state = unsafe { core::ptr::read_volatile(&raw const (*self.0.get()).state) };
+        EventState::from_raw(state)
+    }
+}
+
+/// The state of an event, as perf keeps it (`enum perf_event_state`).
+///
+/// # Examples
+///
+/// ```
+/// use kernel::perf::EventState;
+///
+/// assert!(EventState::Inactive.is_enabled());
+/// assert!(!EventState::Off.is_enabled());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventState {
+    /// Exited with its task, revoked with its PMU, or being freed (`PERF_EVENT_STATE_EXIT`,
+    /// `PERF_EVENT_STATE_REVOKED`, `PERF_EVENT_STATE_DEAD`): it counts no more.
+    Gone,
+    /// Could not be scheduled, pinned (`PERF_EVENT_STATE_ERROR`); enabling it again may work.
+    Error,
+    /// Disabled (`PERF_EVENT_STATE_OFF`).
+    Off,
+    /// Enabled, not on a counter now (`PERF_EVENT_STATE_INACTIVE`).
+    Inactive,
+    /// Enabled and on a counter (`PERF_EVENT_STATE_ACTIVE`).
+    Active,
+}
+
+impl EventState {
+    /// The state of perf's value `state`; below `PERF_EVENT_STATE_ERROR` it is
+    /// [`EventState::Gone`].
+    fn from_raw(state: bindings::perf_event_state) -> Self {
+        match state {
+            bindings::perf_event_state_PERF_EVENT_STATE_ACTIVE => Self::Active,
+            bindings::perf_event_state_PERF_EVENT_STATE_INACTIVE => Self::Inactive,
+            bindings::perf_event_state_PERF_EVENT_STATE_OFF => Self::Off,
+            bindings::perf_event_state_PERF_EVENT_STATE_ERROR => Self::Error,
+            _ => Self::Gone,
+        }
+    }
+
+    /// Whether the event is enabled, [`EventState::Inactive`] or [`EventState::Active`]
+    /// (`state > PERF_EVENT_STATE_OFF`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::EventState;
+    ///
+    /// assert!(EventState::Active.is_enabled());
+    /// assert!(!EventState::Error.is_enabled());
+    /// assert!(!EventState::Gone.is_enabled());
+    /// ```
+    pub fn is_enabled(self) -> bool {
+        matches!(self, Self::Inactive | Self::Active)
     }
 }

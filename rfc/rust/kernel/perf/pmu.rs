@@ -261,6 +261,10 @@ pub trait Pmu: Send + Sync + Sized + 'static {
 
     /// Lets the PMU's counters on this CPU run after a batch of changes (`pmu_enable`).
     ///
+    /// A PMU implements both [`Pmu::enable`] and [`Pmu::disable`] or neither: perf calls
+    /// `pmu_disable` whenever the PMU has a `pmu_enable`, so a PMU with only one of them fails
+    /// to build.
+    ///
     /// # Examples
     ///
     /// ```
@@ -277,6 +281,8 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     }
 
     /// Stops the PMU's counters on this CPU before a batch of changes (`pmu_disable`).
+    ///
+    /// Implemented together with [`Pmu::enable`], or not at all.
     ///
     /// # Examples
     ///
@@ -460,12 +466,21 @@ impl<T: Pmu> Adapter<T> {
         "a PMU with a scope gets its cpumask file from perf"
     );
 
+    /// Fails the build for a PMU with `enable` but not `disable`, or the reverse: perf checks
+    /// only `pmu_enable` when it registers a PMU and then calls `pmu_disable` too, and fills in
+    /// both when `pmu_enable` is missing, which would discard a lone `disable`.
+    const ENABLE_WITH_DISABLE: () = assert!(
+        T::HAS_ENABLE == T::HAS_DISABLE,
+        "a PMU implements both enable and disable, or neither"
+    );
+
     /// The `struct pmu` of a `T` PMU owned by `module`, with these attribute groups.
     fn build(
         module: &'static ThisModule,
         groups: *mut *const bindings::attribute_group,
     ) -> bindings::pmu {
         let () = Self::ONE_CPUMASK;
+        let () = Self::ENABLE_WITH_DISABLE;
         bindings::pmu {
             module: module.as_ptr(),
             attr_groups: groups,
