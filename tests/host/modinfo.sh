@@ -17,6 +17,8 @@ t() {
 	tap_n=$((tap_n + 1))
 	if [ "$2" = "$3" ]; then echo "ok $tap_n $1"; else echo "not ok $tap_n $1"; echo "# got '$2', want '$3'"; failed=1; fi
 }
+# The checks of absence below would pass on a missing file.
+t "the module and the simulation module exist" "$([ -f "$ko" ] && [ -f "$sim_ko" ] && echo yes)" yes
 t "no alias (it never autoloads)" "$(/sbin/modinfo -F alias "$ko")" ""
 t "no device table exported for modpost (nm)" "$(nm "$ko" | grep -c '__mod_.*device_table')" 0
 t "license GPL" "$(/sbin/modinfo -F license "$ko")" "GPL"
