@@ -36,6 +36,7 @@ check_eq "equal filter values in a group: ok" \
 # takes (tests/guest/38-log-flood.sh): the next one is in an interval of its
 # own.
 sleep 5.2
+log_refusals
 echo "errno-test: mark" >/dev/kmsg
 po uncore_cbox_0 0x0334:$((0x182 << 23)) >/dev/null
 check_eq "a refusal is explained once in the kernel log" "$(dmesg | sed -n '/errno-test: mark/,$p' | grep -c 'uncore_cbox_0: event refused: config1 bits 0xc1000000 are not used by this event')" "1"

@@ -30,6 +30,7 @@ snbep | ivbep)
 	check_eq "QPI match/mask registers in the helper device" \
 		"$(grep 'qpi_filter_1' $DBG/regs | head -1 | cut -d' ' -f3-4)" "qpi_filter_1 box_ctl"
 	if [ "$p" = ivbep ]; then
+		log_refusals
 		check_eq "QPI port 2 has no match/mask device: EINVAL" \
 			"$(/tests/perf_open uncore_qpi_2 0x38:0x1c00:0x1f80 | head -1)" "EINVAL 0"
 		check_eq "QPI port 2 counts events without match/mask" "$(/tests/perf_open uncore_qpi_2 0x14)" "ok"
@@ -46,9 +47,12 @@ snbep | ivbep)
 		 echo 'pmu=uncore_imc_2 event=0x4 umask=0x1 count=50' > $DBG/inject" >/dev/null 2>&1
 	check_eq "removed while counting: the counts up to the removal" "$(awk -F, '/^S0/ { print $3 }' /tmp/rm.out)" "100"
 	# The function's full PCI address (socket 0's simulated uncore bus is
-	# 0x7f of two), then its box by the PMU's name.
+	# 0x7f of two) and ID, then its box by the PMU's name: IMC channel 2 is
+	# 16.4 (0x3cb4) on SNB-EP, 16.0 (0x0eb0) on IVB-EP.
+	fn='10.4 \[8086:3cb4\]'
+	[ "$p" = ivbep ] && fn='10.0 \[8086:0eb0\]'
 	check "the kernel log names the device and the box's PMU" sh -c \
-		"dmesg | grep -q '0000:7f:10.4 \[8086:3cb4\]: uncore_imc_2 of package 0 removed; its events stopped with their last counts\$'"
+		"dmesg | grep -q '0000:7f:$fn: uncore_imc_2 of package 0 removed; its events stopped with their last counts\$'"
 	check_eq "new events on the removed box are refused" "$(/tests/perf_open uncore_imc_2 0x0304 | head -1)" "EINVAL 0"
 	# (perf stat -a would refuse the whole event: socket 0 has no box now.)
 	cpu1=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do

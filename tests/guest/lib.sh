@@ -93,6 +93,15 @@ loaded_module() {
 	awk '$1 == "rust_uncore" || $1 == "rust_uncore_sim" { print $1 }' /proc/modules
 }
 
+# log_refusals: where the kernel has dynamic debug (the stock kernels),
+# the loaded driver's refusals are logged from now on: they are debug
+# messages, off by default (the admin guide's command). Elsewhere they are
+# logged, rate-limited, anyway.
+log_refusals() {
+	[ -e /proc/dynamic_debug/control ] || return 0
+	echo "module $(loaded_module) +p" >/proc/dynamic_debug/control
+}
+
 # unload: rmmod the driver module loaded.
 unload() {
 	rmmod "$(loaded_module)"
