@@ -230,40 +230,33 @@ def main():
         print(f"not ok 1 no .rst files under {top}")
         return 1
     bad = 0
-    for n, path in enumerate(files, 1):
-        problems = check(path)
+
+    def report(n, what, problems):
+        """One TAP line for `what`, with up to ten of its problems."""
+        nonlocal bad
         if problems:
             bad += 1
-            print(f"not ok {n} {path} parses as reStructuredText")
+            print(f"not ok {n} {what}")
             for p in problems[:10]:
                 print(f"# {p}")
         else:
-            print(f"ok {n} {path} parses as reStructuredText")
+            print(f"ok {n} {what}")
+
+    for n, path in enumerate(files, 1):
+        report(n, f"{path} parses as reStructuredText", check(path))
     abi = sorted(
         os.path.join(d, f)
         for d, _, fs in os.walk(os.path.join(top, "ABI"))
         for f in fs
     )
     for n, path in enumerate(abi, len(files) + 1):
-        problems = abi_check(path)
-        if problems:
-            bad += 1
-            print(f"not ok {n} {path} is in the kernel's ABI format")
-            for p in problems[:10]:
-                print(f"# {p}")
-        else:
-            print(f"ok {n} {path} is in the kernel's ABI format")
+        report(n, f"{path} is in the kernel's ABI format", abi_check(path))
     n = len(files) + len(abi) + 1
     problems = sphinx(top)
     if problems is None:
         print(f"ok {n} # SKIP sphinx-build is not installed")
-    elif problems:
-        bad += 1
-        print(f"not ok {n} {top} builds with sphinx-build -W -b html")
-        for p in problems[:10]:
-            print(f"# {p}")
     else:
-        print(f"ok {n} {top} builds with sphinx-build -W -b html")
+        report(n, f"{top} builds with sphinx-build -W -b html", problems)
     print(f"1..{n}")
     return 1 if bad else 0
 
