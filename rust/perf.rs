@@ -21,7 +21,8 @@
 //! - on a kernel whose `perf_pmu_unregister` does not revoke events
 //!   (6.12), a [`Registration`] drop that refuses new events and waits for
 //!   the live ones (their data counts them);
-//! - names and values of sysfs files as `&str` ([`Attr`]).
+//! - names of sysfs files as `&str`, their values as anything `Display`
+//!   ([`Attr`]).
 //!
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 
@@ -59,12 +60,23 @@ pub struct PmuOptions {
 }
 
 /// One `format/` or `events/` file of a PMU.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Attr<'a> {
     /// File name.
     pub name: &'a str,
-    /// Content.
-    pub value: &'a str,
+    /// Content, written out once when the PMU is registered (an alias'
+    /// terms are kept packed until then).
+    pub value: &'a dyn core::fmt::Display,
+}
+
+impl core::fmt::Debug for Attr<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "Attr {{ name: {:?}, value: \"{}\" }}",
+            self.name, self.value
+        )
+    }
 }
 
 /// No package recorded: the event is between a `del` and its next `add`.

@@ -6,7 +6,7 @@
 use super::backend::{At, Backend};
 use super::pmu::UncorePmu;
 use super::{is_msr, is_pci, Ctx, Pmu};
-use crate::hw::desc::{BoxKind, BoxType};
+use crate::hw::desc::{BoxKind, BoxType, Format};
 use crate::hw::pci::Role;
 use crate::sys::cpu;
 use crate::sys::perf::{Attr, Registration};
@@ -156,23 +156,28 @@ fn register<R: Backend>(
     // The format strings ("config:0-7\n").
     let mut texts = KVec::with_capacity(t.formats.len(), GFP_KERNEL)?;
     for f in t.formats {
-        texts.push(CString::try_from_fmt(format_args!("{}\n", f))?, GFP_KERNEL)?;
+        texts.push(FormatLine(f), GFP_KERNEL)?;
     }
     let mut formats = KVec::with_capacity(t.formats.len(), GFP_KERNEL)?;
     for (f, text) in t.formats.iter().zip(texts.iter()) {
         formats.push(
             Attr {
                 name: f.name,
-                value: text.to_str().map_err(|_| EINVAL)?,
+                value: text,
             },
             GFP_KERNEL,
         )?;
     }
     // Aliases: the box's catalog (the Linux driver's first), less the
-    // fixed-counter ones where the box has no fixed counter.
-    let aliases = || crate::hw::catalog::instance_aliases(platform, t, i);
+    // fixed-counter ones where the box has no fixed counter. Their terms
+    // are written out from the packed catalog when the files are made.
+    let all = || crate::hw::catalog::instance_aliases(platform, t, i);
+    let mut aliases = KVec::with_capacity(all().count(), GFP_KERNEL)?;
+    for a in all() {
+        aliases.push(a, GFP_KERNEL)?;
+    }
     let mut names = KVec::new();
-    for a in aliases() {
+    for a in aliases.iter() {
         for (suffix, v) in [(".scale", a.scale), (".unit", a.unit)] {
             if v.is_some() {
                 names.push(
@@ -182,20 +187,20 @@ fn register<R: Backend>(
             }
         }
     }
-    let mut events = KVec::new();
-    for a in aliases() {
+    let mut events = KVec::with_capacity(aliases.len() + names.len(), GFP_KERNEL)?;
+    for a in aliases.iter() {
         events.push(
             Attr {
                 name: a.name,
-                value: a.terms,
+                value: &a.terms,
             },
             GFP_KERNEL,
         )?;
     }
     // Then the .scale/.unit files, whose names are in `names`, in order.
     let mut k = 0;
-    for a in aliases() {
-        for v in [a.scale, a.unit].into_iter().flatten() {
+    for a in aliases.iter() {
+        for v in [&a.scale, &a.unit].into_iter().flatten() {
             let name = names.get(k).ok_or(EINVAL)?.to_str().map_err(|_| EINVAL)?;
             events.push(Attr { name, value: v }, GFP_KERNEL)?;
             k += 1;
@@ -206,4 +211,14 @@ fn register<R: Backend>(
         GFP_KERNEL,
     )
     .inspect_err(|e| pr_err!("registering {} failed: {:?}\n", name, e))
+}
+
+/// The text of a `format/` file: the field's bits and a newline
+/// (`config:0-7\n`).
+struct FormatLine(&'static Format);
+
+impl core::fmt::Display for FormatLine {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        writeln!(f, "{}", self.0)
+    }
 }

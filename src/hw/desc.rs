@@ -11,6 +11,8 @@ use core::fmt;
 
 use super::bits::Field;
 use super::box_control::BoxControl;
+use super::catalog::packed::Records;
+pub use super::catalog::packed::{AliasRef, Terms};
 use super::global::GlobalControl;
 #[cfg(feature = "sim")]
 use super::model::{Family, GlobalBlock, ModelBox, Occurrence, Socket};
@@ -98,39 +100,87 @@ impl fmt::Display for Format {
     }
 }
 
-/// One `events/` alias, with its optional `.scale` and `.unit` files.
+/// An entry of an alias table: one alias given as text (the aliases a
+/// platform table carries, [`Alias::plain`] and [`Alias::mib`]), or every
+/// alias of a catalog file, packed at compile time (`tsv!`, see
+/// [`crate::hw::catalog::packed`]). [`Alias::iter`] and [`each`] give the
+/// aliases one by one.
 #[derive(Clone, Copy, Debug)]
-pub struct Alias {
-    /// The alias name (file name under `events/`).
-    pub name: &'static str,
-    /// Its term list, e.g. `event=0x04,umask=0x03`.
-    pub terms: &'static str,
-    /// Content of `<name>.scale`, if any.
-    pub scale: Option<&'static str>,
-    /// Content of `<name>.unit`, if any.
-    pub unit: Option<&'static str>,
+pub struct Alias(Stored);
+
+/// How an [`Alias`] entry is stored.
+#[derive(Clone, Copy, Debug)]
+enum Stored {
+    /// One alias: its name, its term list and whether it counts 64-byte
+    /// lines.
+    Text {
+        name: &'static str,
+        terms: &'static str,
+        mib: bool,
+    },
+    /// The records of a packed catalog file.
+    Packed(&'static [u8]),
 }
 
 impl Alias {
     /// An alias without scale or unit.
     pub const fn plain(name: &'static str, terms: &'static str) -> Self {
-        Alias {
+        Alias(Stored::Text {
             name,
             terms,
-            scale: None,
-            unit: None,
-        }
+            mib: false,
+        })
     }
 
     /// An alias counting 64-byte lines, reported in MiB.
     pub const fn mib(name: &'static str, terms: &'static str) -> Self {
-        Alias {
+        Alias(Stored::Text {
             name,
             terms,
-            scale: Some(SCALE_64B_MIB),
-            unit: Some("MiB"),
+            mib: true,
+        })
+    }
+
+    /// The aliases of a packed catalog file (made by `tsv!`).
+    pub(crate) const fn packed(records: &'static [u8]) -> Self {
+        Alias(Stored::Packed(records))
+    }
+
+    /// The aliases of this entry, in order.
+    pub fn iter(&self) -> Aliases {
+        match self.0 {
+            Stored::Text { name, terms, mib } => Aliases {
+                one: Some(AliasRef::new(name, Terms::Text(terms), mib)),
+                records: Records::new(&[]),
+            },
+            Stored::Packed(records) => Aliases {
+                one: None,
+                records: Records::new(records),
+            },
         }
     }
+}
+
+/// The aliases of one [`Alias`] entry.
+#[derive(Clone, Debug)]
+pub struct Aliases {
+    /// The entry's one alias, if it is given as text.
+    one: Option<AliasRef>,
+    /// The aliases of a packed entry.
+    records: Records,
+}
+
+impl Iterator for Aliases {
+    type Item = AliasRef;
+
+    fn next(&mut self) -> Option<AliasRef> {
+        self.one.take().or_else(|| self.records.next())
+    }
+}
+
+/// Every alias of the alias table `table`, in order.
+pub fn each(table: &'static [Alias]) -> impl Iterator<Item = AliasRef> + Clone {
+    table.iter().flat_map(Alias::iter)
 }
 
 /// The `.scale` that turns a count of 64-byte lines into MiB (64 / 2^20).

@@ -62,18 +62,18 @@ module! {
 /// The `format/` files of both PMUs.
 const FORMATS: &[Attr<'static>] = &[Attr {
     name: "event",
-    value: "config:0-7",
+    value: &"config:0-7",
 }];
 
 /// The `events/` files of both PMUs: the one event, with its unit.
 const EVENTS: &[Attr<'static>] = &[
     Attr {
         name: "ns",
-        value: "event=0x00",
+        value: &"event=0x00",
     },
     Attr {
         name: "ns.unit",
-        value: "ns",
+        value: &"ns",
     },
 ];
 

@@ -25,16 +25,20 @@
 //! - counts of 64-byte lines (memory CAS commands, IMC data transfers) carry
 //!   the MiB `.scale` and `.unit` ([`Alias::mib`]).
 
-use super::desc::{Alias, BoxKind, BoxType, PlatformId};
+use super::desc::Terms;
+use super::desc::{each, Alias, AliasRef, BoxKind, BoxType, PlatformId};
 use super::encode::{encode, Attr};
 use super::{pci, terms};
 
-/// The aliases of a catalog file, `tsv!(include_str!("file.tsv"))`, parsed
-/// at compile time (see [`parse`]).
+/// The aliases of a catalog file, `tsv!(include_str!("file.tsv"))`, packed
+/// at compile time into one table entry (see [`packed`]).
 macro_rules! tsv {
-    ($text:expr) => {
-        &crate::hw::catalog::parse::<{ crate::hw::catalog::count($text) }>($text)
-    };
+    ($text:expr) => {{
+        const RECORDS: &[u8] = &crate::hw::catalog::packed::pack::<
+            { crate::hw::catalog::packed::packed_len($text) },
+        >($text);
+        &[crate::hw::desc::Alias::packed(RECORDS)]
+    }};
 }
 
 /// `$own` then `$shared` as one alias table, at compile time (see [`join`]).
@@ -47,16 +51,19 @@ macro_rules! joined {
 pub mod ivbep;
 pub mod l3;
 pub mod nhmex;
+pub mod packed;
 pub mod skl;
 pub mod snbep;
 
 /// The catalog of box kind `kind` of `platform`: the aliases the box type
 /// carries first, then the catalog's own. Empty for a kind the platform
 /// does not have.
-pub fn aliases(platform: PlatformId, kind: BoxKind) -> &'static [Alias] {
-    super::platforms::by_id(platform)
-        .type_of(kind)
-        .map_or(&[], |(_, t)| t.catalog)
+pub fn aliases(platform: PlatformId, kind: BoxKind) -> impl Iterator<Item = AliasRef> + Clone {
+    each(
+        super::platforms::by_id(platform)
+            .type_of(kind)
+            .map_or(&[], |(_, t)| t.catalog),
+    )
 }
 
 /// Every alias of box `index` of box type `kind` of `platform`, in
@@ -85,7 +92,7 @@ pub fn instance_aliases(
     platform: PlatformId,
     t: &'static BoxType,
     index: usize,
-) -> impl Iterator<Item = &'static Alias> {
+) -> impl Iterator<Item = AliasRef> {
     let has_fixed = t.fixed.is_some_and(|f| !f.only_box0 || index == 0);
     let no_match_mask = t.special.helper_device()
         && u8::try_from(index).map_or(true, |port| {
@@ -93,18 +100,31 @@ pub fn instance_aliases(
         });
     parts(platform, t.kind, index)
         .into_iter()
-        .flat_map(|x| x.iter())
-        .filter(move |a| has_fixed || !a.terms.starts_with("event=0xff"))
+        .flat_map(each)
+        .filter(move |a| has_fixed || !is_fixed(a))
         .filter(move |a| !no_match_mask || !uses_shared(t, index, a))
 }
 
 /// Whether alias `a` of box `index` of type `t` programs a shared register
 /// (a filter or a match/mask). An alias that does not parse or encode
 /// counts as not using one: the catalog tests reject it.
-fn uses_shared(t: &BoxType, index: usize, a: &Alias) -> bool {
+fn uses_shared(t: &BoxType, index: usize, a: &AliasRef) -> bool {
     let mut attr = Attr::default();
-    terms::parse(t, a.terms, &mut attr).is_ok()
-        && encode(t, index, attr).is_ok_and(|e| !e.shared.is_none())
+    a.terms.apply(t, &mut attr).is_ok() && encode(t, index, attr).is_ok_and(|e| !e.shared.is_none())
+}
+
+/// Whether alias `a` selects the fixed counter: its first term is
+/// `event=0xff`.
+fn is_fixed(a: &AliasRef) -> bool {
+    let first = match a.terms {
+        Terms::Text(s) => s
+            .split(',')
+            .next()
+            .and_then(|t| t.strip_prefix("event="))
+            .and_then(terms::parse_number),
+        Terms::Packed(mut t) => t.next().filter(|x| x.name == "event").map(|x| x.value),
+    };
+    first == Some(0xff)
 }
 
 /// How many aliases the catalog file `text` holds: its lines that are
@@ -133,16 +153,6 @@ pub(crate) const fn data_line(b: &[u8], mut i: usize) -> Option<(usize, usize)> 
     None
 }
 
-/// `text[from..to]`, in a const context.
-pub(crate) const fn sub(text: &'static str, from: usize, to: usize) -> &'static str {
-    let (_, rest) = text.as_bytes().split_at(from);
-    let (mid, _) = rest.split_at(to - from);
-    match core::str::from_utf8(mid) {
-        Ok(s) => s,
-        Err(_) => panic!("catalog: a field is not UTF-8"),
-    }
-}
-
 /// The first `c` in `b[from..to]`, or `to`.
 pub(crate) const fn find(b: &[u8], from: usize, to: usize, c: u8) -> usize {
     let mut i = from;
@@ -150,39 +160,6 @@ pub(crate) const fn find(b: &[u8], from: usize, to: usize, c: u8) -> usize {
         i += 1;
     }
     i
-}
-
-/// The `N` aliases of the catalog file `text`, at compile time. One alias
-/// per line: its name, a tab, its terms, and for a count of 64-byte lines
-/// reported in MiB a tab and `mib` ([`Alias::mib`]); lines starting with
-/// `#` are comments. A malformed line, or `N` other than [`count`], fails
-/// the build.
-pub(crate) const fn parse<const N: usize>(text: &'static str) -> [Alias; N] {
-    let b = text.as_bytes();
-    let mut out = [Alias::plain("", ""); N];
-    let mut n = 0;
-    let mut next = 0;
-    while let Some((start, i)) = data_line(b, next) {
-        let tab = find(b, start, i, b'\t');
-        assert!(tab < i, "catalog: a line without a tab");
-        let name = sub(text, start, tab);
-        let end = find(b, tab + 1, i, b'\t');
-        let terms = sub(text, tab + 1, end);
-        out[n] = if end == i {
-            Alias::plain(name, terms)
-        } else {
-            let kind = sub(text, end + 1, i).as_bytes();
-            assert!(
-                kind.len() == 3 && kind[0] == b'm' && kind[1] == b'i' && kind[2] == b'b',
-                "catalog: the third field can only be `mib`"
-            );
-            Alias::mib(name, terms)
-        };
-        n += 1;
-        next = i + 1;
-    }
-    assert!(n == N, "catalog: N is not the number of aliases");
-    out
 }
 
 /// `parts` one after the other in an array of `N` aliases, for tables that

@@ -6,6 +6,7 @@
 //! (or of the perfmon rows) is in the catalog.
 
 use std::collections::BTreeSet;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
 use super::{aliases, instance_aliases, nhmex, parts};
@@ -15,9 +16,10 @@ use crate::hw::platforms::{self, ALL};
 use crate::hw::terms;
 
 /// `a` applied to `t`'s formats.
-fn attr_of(t: &BoxType, a: &Alias) -> Attr {
+fn attr_of(t: &BoxType, a: &AliasRef) -> Attr {
     let mut attr = Attr::default();
-    terms::parse(t, a.terms, &mut attr)
+    a.terms
+        .apply(t, &mut attr)
         .unwrap_or_else(|e| panic!("{}/{}: {:?}", t.name(), a.name, e));
     attr
 }
@@ -36,9 +38,30 @@ fn field(t: &BoxType, attr: &Attr, name: &str) -> u64 {
 }
 
 /// The box type `name` of platform `id` and its catalog.
-fn catalog(id: PlatformId, name: &str) -> (&'static BoxType, &'static [Alias]) {
+fn catalog(id: PlatformId, name: &str) -> (&'static BoxType, Vec<AliasRef>) {
     let t = platforms::by_id(id).box_type(name).unwrap();
-    (t, aliases(id, t.kind))
+    (t, aliases(id, t.kind).collect())
+}
+
+/// Every alias of the alias table `table`.
+fn all(table: &'static [Alias]) -> Vec<AliasRef> {
+    each(table).collect()
+}
+
+/// An alias as its name, terms text, scale and unit.
+type Text = (
+    &'static str,
+    String,
+    Option<&'static str>,
+    Option<&'static str>,
+);
+
+/// An alias as a catalog file's line gives it: name, terms, scale, unit.
+type Line = (String, String, Option<&'static str>, Option<&'static str>);
+
+/// Alias `a` as [`Text`].
+fn text(a: &AliasRef) -> Text {
+    (a.name, a.terms.to_string(), a.scale, a.unit)
 }
 
 /// The `event` values of a box's catalog.
@@ -47,9 +70,9 @@ fn event_codes(id: PlatformId, name: &str) -> BTreeSet<u64> {
     // match/mask events, which the term parser cannot apply).
     let (t, _) = catalog(id, name);
     let [cat, part, _, _] = parts(id, t.kind, 0);
-    cat.iter()
-        .chain(part)
-        .map(|a| field(t, &attr_of(t, a), "event"))
+    each(cat)
+        .chain(each(part))
+        .map(|a| field(t, &attr_of(t, &a), "event"))
         .collect()
 }
 
@@ -84,7 +107,7 @@ fn every_alias_applies_and_encodes() {
     for p in ALL {
         for t in p.types {
             for a in aliases(p.id, t.kind) {
-                let attr = attr_of(t, a);
+                let attr = attr_of(t, &a);
                 encode(t, 0, attr)
                     .unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name(), a.name, e));
                 total += 1;
@@ -128,16 +151,11 @@ fn names_are_well_formed_and_unique() {
 fn platform_aliases_lead_unchanged() {
     for p in ALL {
         for t in p.types {
-            let cat = aliases(p.id, t.kind);
-            assert!(cat.len() >= t.aliases.len(), "{}/{}", p.name, t.name());
-            for (a, c) in t.aliases.iter().zip(cat) {
-                assert_eq!(
-                    (a.name, a.terms, a.scale, a.unit),
-                    (c.name, c.terms, c.scale, c.unit),
-                    "{}/{}",
-                    p.name,
-                    t.name()
-                );
+            let cat: Vec<_> = aliases(p.id, t.kind).collect();
+            let carried = all(t.aliases);
+            assert!(cat.len() >= carried.len(), "{}/{}", p.name, t.name());
+            for (a, c) in carried.iter().zip(&cat) {
+                assert_eq!(text(a), text(c), "{}/{}", p.name, t.name());
             }
         }
     }
@@ -150,7 +168,7 @@ fn every_box_type_has_a_catalog() {
             // The L3 GBSQ and GSNPQ groups have no named events (see `l3`).
             let empty = matches!(t.name(), "gbsq" | "gsnpq");
             assert_eq!(
-                aliases(p.id, t.kind).is_empty(),
+                aliases(p.id, t.kind).next().is_none(),
                 empty,
                 "{}/{}",
                 p.name,
@@ -159,20 +177,20 @@ fn every_box_type_has_a_catalog() {
         }
         for kind in [BoxKind::Cbox, BoxKind::Imc, BoxKind::Sbox, BoxKind::Fsb] {
             if p.type_of(kind).is_none() {
-                assert!(aliases(p.id, kind).is_empty(), "{}/{:?}", p.name, kind);
+                assert!(
+                    aliases(p.id, kind).next().is_none(),
+                    "{}/{:?}",
+                    p.name,
+                    kind
+                );
             }
         }
     }
     // The M-box tables differ only in their FVC encodings.
-    assert_eq!(nhmex::NHMEX_MBOX.len(), nhmex::WSMEX_MBOX.len());
-    assert_eq!(
-        aliases(PlatformId::NEHALEM_EX, BoxKind::Mbox)[0].terms,
-        "inc_sel=0xd,fvc=0x2800"
-    );
-    assert_eq!(
-        aliases(PlatformId::WESTMERE_EX, BoxKind::Mbox)[0].terms,
-        "inc_sel=0xd,fvc=0x5000"
-    );
+    assert_eq!(all(nhmex::NHMEX_MBOX).len(), all(nhmex::WSMEX_MBOX).len());
+    let first = |id| aliases(id, BoxKind::Mbox).next().unwrap().terms.to_string();
+    assert_eq!(first(PlatformId::NEHALEM_EX), "inc_sel=0xd,fvc=0x2800");
+    assert_eq!(first(PlatformId::WESTMERE_EX), "inc_sel=0xd,fvc=0x5000");
 }
 
 #[test]
@@ -225,7 +243,7 @@ fn cbox_filter_events_carry_their_filters() {
     for (id, ivbep, slots) in cases {
         let (t, cat) = catalog(id, "cbox");
         let mut filtered = 0;
-        for a in cat {
+        for a in &cat {
             let attr = attr_of(t, a);
             let filter = if ivbep {
                 &platforms::ivbep::special::CBOX_FILTER
@@ -254,7 +272,7 @@ fn cbox_filter_events_carry_their_filters() {
 fn pcu_band_and_qpi_match_events_carry_their_values() {
     for id in [PlatformId::SANDY_BRIDGE_EP, PlatformId::IVY_BRIDGE_EP] {
         let (t, cat) = catalog(id, "pcu");
-        for a in cat {
+        for a in &cat {
             let attr = attr_of(t, a);
             let ev = field(t, &attr, "event");
             if (0xb..=0xe).contains(&ev) {
@@ -504,7 +522,7 @@ fn every_instance_alias_applies_and_encodes() {
                         i,
                         a.name
                     );
-                    let attr = attr_of(t, a);
+                    let attr = attr_of(t, &a);
                     encode(t, i, attr).unwrap_or_else(|e| {
                         panic!("{}/{}{}: {}: {}", p.name, t.name(), i, a.name, e)
                     });
@@ -524,8 +542,9 @@ fn wide_match_mask_aliases_encode() {
             ("rbox", nhmex::RBOX_XBAR, 44),
         ] {
             let (t, cat) = catalog(id, name);
+            let wide = all(wide);
             assert_eq!(wide.len(), count);
-            for a in wide {
+            for a in &wide {
                 assert!(cat.iter().all(|c| c.name != a.name), "{}", a.name);
                 let attr = attr_of(t, a);
                 let e = encode(t, 0, attr).unwrap_or_else(|e| panic!("{}: {}", a.name, e));
@@ -540,8 +559,7 @@ fn wide_match_mask_aliases_encode() {
         // Table 2-53: eleven message events on each of the four ports.
         let (t, _) = catalog(id, "rbox");
         for port in 0..4 {
-            let n = nhmex::RBOX_XBAR
-                .iter()
+            let n = each(nhmex::RBOX_XBAR)
                 .filter(|a| field(t, &attr_of(t, a), "event") == 6 * port + 4)
                 .count();
             assert_eq!(n, 11, "port {}", port);
@@ -559,11 +577,11 @@ fn rbox_link_aliases_follow_the_port_map() {
         let (t, _) = catalog(id, "rbox");
         let ev = |index: usize, name: &str| {
             let a = parts(id, BoxKind::Rbox, index)
-                .iter()
-                .flat_map(|x| x.iter())
+                .into_iter()
+                .flat_map(each)
                 .find(|a| a.name == name)
                 .unwrap_or_else(|| panic!("rbox_{} has no {}", index, name));
-            field(t, &attr_of(t, a), "event")
+            field(t, &attr_of(t, &a), "event")
         };
         assert_eq!(ev(0, "qpi1.flit_send"), 0x0);
         assert_eq!(ev(0, "qpi0.flit_send"), 0x6);
@@ -575,8 +593,8 @@ fn rbox_link_aliases_follow_the_port_map() {
         // rbox_0 has no QPI2/QPI3 and rbox_1 no QPI0/QPI1 link names.
         for (index, absent) in [(0, "qpi2.flit_send"), (1, "qpi1.flit_send")] {
             assert!(parts(id, BoxKind::Rbox, index)
-                .iter()
-                .flat_map(|x| x.iter())
+                .into_iter()
+                .flat_map(each)
                 .all(|a| a.name != absent));
         }
     }
@@ -776,7 +794,7 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
                 let has_device = crate::hw::pci::qpi_filter_device(p.id, i as u8).is_some();
                 let with_match = instance_aliases(p.id, t, i)
                     .filter(|a| {
-                        let e = encode(t, i, attr_of(t, a)).unwrap();
+                        let e = encode(t, i, attr_of(t, &a)).unwrap();
                         !e.shared.is_none()
                     })
                     .count();
@@ -812,8 +830,11 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
 /// `*_match` events carry one (the registers' reset values).
 #[test]
 fn bbox_match_events_carry_match_and_mask() {
-    for a in nhmex::BBOX.iter().filter(|a| a.name.ends_with("_match")) {
-        let terms: std::vec::Vec<&str> = a.terms.split(',').collect();
+    let mut seen = 0;
+    for a in each(nhmex::BBOX).filter(|a| a.name.ends_with("_match")) {
+        seen += 1;
+        let text = a.terms.to_string();
+        let terms: std::vec::Vec<&str> = text.split(',').collect();
         assert!(
             terms.iter().any(|t| t.starts_with("match="))
                 && terms.iter().any(|t| t.starts_with("mask=")),
@@ -822,4 +843,184 @@ fn bbox_match_events_carry_match_and_mask() {
             a.terms
         );
     }
+    assert!(seen > 0, "no B-box match events");
+}
+
+/// Every data line of every catalog file (`src/hw/catalog/*/*.tsv`), as
+/// (name, terms, scale, unit), read from the files themselves.
+fn tsv_lines() -> BTreeSet<Line> {
+    use std::path::Path;
+    let top = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/hw/catalog");
+    let mut lines = BTreeSet::new();
+    let mut files = 0;
+    for dir in std::fs::read_dir(&top).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            if file.extension().is_none_or(|e| e != "tsv") {
+                continue;
+            }
+            files += 1;
+            let text = std::fs::read_to_string(&file).unwrap();
+            for line in text
+                .lines()
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            {
+                let f: Vec<&str> = line.split('\t').collect();
+                let mib = f.get(2) == Some(&"mib");
+                lines.insert((
+                    f[0].to_string(),
+                    f[1].to_string(),
+                    mib.then_some(SCALE_64B_MIB),
+                    mib.then_some("MiB"),
+                ));
+            }
+        }
+    }
+    assert!(files >= 40, "{} catalog files", files);
+    lines
+}
+
+/// The packed catalogs give back their files byte for byte: every alias of
+/// every table of every box type (catalog, part, wide and instance tables)
+/// is a line of a catalog file or an alias a platform table carries as
+/// text, and every line of every catalog file is served by some table. So
+/// the aliases carried from the C driver (`umask=0x00`, leading zeros)
+/// keep their text, and terms with value 0 stay in the list.
+#[test]
+fn packed_catalogs_give_back_their_files() {
+    let lines = tsv_lines();
+    let mut served = BTreeSet::new();
+    let mut count = 0;
+    for p in ALL {
+        for t in p.types {
+            let carried: BTreeSet<_> = all(t.aliases).iter().map(text).collect();
+            let mut tables = std::vec![t.catalog, t.part_catalog, t.wide_catalog];
+            tables.extend(t.instance_catalogs);
+            for a in tables.into_iter().flat_map(each) {
+                let (name, terms, scale, unit) = text(&a);
+                let line = (name.to_string(), terms, scale, unit);
+                assert!(
+                    lines.contains(&line) || carried.contains(&text(&a)),
+                    "{}/{}: {:?} is in no catalog file",
+                    p.name,
+                    t.name(),
+                    line
+                );
+                served.insert(line);
+                count += 1;
+            }
+        }
+    }
+    let unserved: Vec<_> = lines.difference(&served).collect();
+    assert!(
+        unserved.is_empty(),
+        "catalog lines no table serves: {:?}",
+        unserved
+    );
+    assert!(count > 4000, "{} aliases", count);
+}
+
+/// The terms of every alias of every instance give the same configuration
+/// words two ways: the packed tokens applied, and the text they are shown
+/// as (which is a catalog file's line, byte for byte) parsed as perf
+/// parses it.
+#[test]
+fn packed_terms_round_trip_to_the_same_words() {
+    let lines: BTreeSet<(String, String)> = tsv_lines()
+        .into_iter()
+        .map(|(name, terms, _, _)| (name, terms))
+        .collect();
+    let mut checked = 0;
+    for p in ALL {
+        for t in p.types {
+            for i in 0..t.num_boxes as usize {
+                for a in instance_aliases(p.id, t, i) {
+                    let shown = a.terms.to_string();
+                    let mut from_tokens = Attr::default();
+                    a.terms.apply(t, &mut from_tokens).unwrap();
+                    let mut from_text = Attr::default();
+                    terms::parse(t, &shown, &mut from_text).unwrap();
+                    assert_eq!(
+                        from_tokens,
+                        from_text,
+                        "{}/{}: {}",
+                        p.name,
+                        t.name(),
+                        a.name
+                    );
+                    if let Terms::Packed(_) = a.terms {
+                        assert!(
+                            lines.contains(&(a.name.to_string(), shown.clone())),
+                            "{}/{}: {} {} is no catalog line",
+                            p.name,
+                            t.name(),
+                            a.name,
+                            shown
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 4000, "{} packed aliases", checked);
+}
+
+/// What the packing keeps: term order, leading zeros, explicit zero
+/// values (which override a default), decimal values, a term without a
+/// value, a term name outside the short list, 64-bit values, and the MiB
+/// scale and unit.
+#[test]
+fn packing_keeps_the_text() {
+    const TABLE: &[Alias] = tsv!(
+        "# a comment\n\
+         a.b\tumask=0x00,event=0x04\n\
+         \n\
+         c\tcounter=0,thr=12,edge\tmib\n\
+         d\tsome_field=0x0,mask0=0xffffffffffffffff,match1=18446744073709551615\n\
+         e\t\n"
+    );
+    let got: Vec<_> = each(TABLE).map(|a| text(&a)).collect();
+    let want = [
+        ("a.b", "umask=0x00,event=0x04", None, None),
+        (
+            "c",
+            "counter=0,thr=12,edge",
+            Some(SCALE_64B_MIB),
+            Some("MiB"),
+        ),
+        (
+            "d",
+            "some_field=0x0,mask0=0xffffffffffffffff,match1=18446744073709551615",
+            None,
+            None,
+        ),
+        ("e", "", None, None),
+    ];
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!((g.0, g.1.as_str(), g.2, g.3), w);
+    }
+    let a = each(TABLE).next().unwrap();
+    assert_eq!(a.terms.value("umask"), Some(0));
+    assert_eq!(a.terms.value("event"), Some(4));
+    assert_eq!(a.terms.value("edge"), None);
+    let c = each(TABLE).nth(1).unwrap();
+    assert_eq!(c.terms.value("edge"), Some(1));
+    assert_eq!(c.terms.value("thr"), Some(12));
+    let d = each(TABLE).nth(2).unwrap();
+    assert_eq!(d.terms.value("match1"), Some(u64::MAX));
+    // The names are NUL-terminated where they are stored, and the same
+    // bytes as the name.
+    for a in each(TABLE) {
+        let c = a.c_name().unwrap();
+        assert_eq!(c.to_bytes(), a.name.as_bytes());
+        assert_eq!(c.to_bytes().as_ptr(), a.name.as_ptr());
+    }
+    const TEXT: &[Alias] = &[Alias::plain("x", "event=1")];
+    assert!(each(TEXT).all(|a| a.c_name().is_none()));
 }

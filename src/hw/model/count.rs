@@ -103,12 +103,8 @@ impl Occurrence {
 }
 
 /// The `event=` value of an alias's terms.
-pub(crate) fn alias_event(terms: &str) -> Option<u16> {
-    terms
-        .split(',')
-        .find_map(|t| t.strip_prefix("event="))
-        .and_then(crate::hw::terms::parse_number)
-        .and_then(|v| u16::try_from(v).ok())
+pub(crate) fn alias_event(terms: &crate::hw::desc::Terms) -> Option<u16> {
+    terms.value("event").and_then(|v| u16::try_from(v).ok())
 }
 
 /// What one cycle of `o` adds (at least one).

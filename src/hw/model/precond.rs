@@ -8,9 +8,19 @@
 //! ([`needs_of`]); [`lacking`] names what an injected occurrence of such an
 //! event must carry.
 
-use crate::hw::catalog::{data_line, find, sub};
+use crate::hw::catalog::{data_line, find};
 use crate::hw::desc::BoxKind;
 use crate::hw::model::count::{event_select, Occurrence};
+
+/// `text[from..to]`, in a const context.
+const fn sub(text: &'static str, from: usize, to: usize) -> &'static str {
+    let (_, rest) = text.as_bytes().split_at(from);
+    let (mid, _) = rest.split_at(to - from);
+    match core::str::from_utf8(mid) {
+        Ok(s) => s,
+        Err(_) => panic!("catalog: a field is not UTF-8"),
+    }
+}
 
 /// The filter's STATE field must select the occurrence's state.
 pub const STATE: u8 = 1 << 0;

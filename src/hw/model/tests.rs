@@ -15,6 +15,7 @@ use crate::hw::platforms::nhmex::control::{u_global, UGlobal};
 use crate::hw::platforms::nhmex::special::{S_OCCUPANCY_EVENTS, S_RESET_OCC_CNT};
 use crate::hw::program::{self, Addr, Ctr, GlobalState, Op, Ops};
 use crate::hw::shared::Shared;
+use std::string::ToString;
 use std::vec::Vec;
 
 mod preconditions_tests;
@@ -1511,8 +1512,8 @@ fn xeon7x00_stop_is_exact_with_an_observer_between_its_accesses() {
 fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
     let mut from_catalog: Vec<u16> =
         crate::hw::catalog::parts(PlatformId::WESTMERE_EX, BoxKind::Sbox, 0)
-            .iter()
-            .flat_map(|t| t.iter())
+            .into_iter()
+            .flat_map(crate::hw::desc::each)
             .filter(|a| {
                 a.name
                     .split('.')
@@ -1520,7 +1521,7 @@ fn sbox_occupancy_events_are_the_catalogs_and_start_from_zero() {
                     .unwrap_or("")
                     .ends_with("_occupancy")
             })
-            .filter_map(|a| super::count::alias_event(a.terms))
+            .filter_map(|a| super::count::alias_event(&a.terms))
             .collect();
     from_catalog.sort_unstable();
     from_catalog.dedup();
@@ -1567,14 +1568,17 @@ fn sbox_cbox_unit_masks_per_part() {
         let aliases: Vec<_> = crate::hw::catalog::instance_aliases(pid, t, 0)
             .filter(|a| {
                 a.name.contains(".cbox")
-                    || (a.name.ends_with(".all") && a.terms.starts_with("event=0xe,"))
+                    || (a.name.ends_with(".all") && a.terms.to_string().starts_with("event=0xe,"))
             })
             .collect();
         assert!(!aliases.is_empty());
-        for a in aliases.iter().filter(|a| a.terms.starts_with("event=0xe,")) {
+        for a in aliases
+            .iter()
+            .filter(|a| a.terms.to_string().starts_with("event=0xe,"))
+        {
             let attr = {
                 let mut at = Attr::config(0);
-                for term in a.terms.split(',') {
+                for term in a.terms.to_string().split(',') {
                     let (k, v) = term.split_once('=').unwrap();
                     crate::hw::terms::apply(
                         t.format(k).unwrap(),

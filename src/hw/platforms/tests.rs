@@ -85,9 +85,10 @@ fn counters_and_constraints_are_consistent() {
 fn every_alias_parses_and_encodes() {
     for p in ALL {
         for t in p.types {
-            for a in t.aliases {
+            for a in crate::hw::desc::each(t.aliases) {
                 let mut attr = Attr::default();
-                terms::parse(t, a.terms, &mut attr)
+                a.terms
+                    .apply(t, &mut attr)
                     .unwrap_or_else(|e| panic!("{}/{}/{}: {:?}", p.name, t.name(), a.name, e));
                 encode(t, 0, attr)
                     .unwrap_or_else(|e| panic!("{}/{}/{}: {}", p.name, t.name(), a.name, e));

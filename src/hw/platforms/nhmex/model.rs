@@ -11,7 +11,7 @@ use super::mbox::zdp_layout;
 use super::sbox;
 use super::U_GLOBAL_CTL;
 use crate::hw::catalog::{self, nhmex as cat};
-use crate::hw::desc::{Alias, BoxKind, PlatformId, SimSpec};
+use crate::hw::desc::{each, Alias, BoxKind, PlatformId, SimSpec};
 use crate::hw::model::count::{alias_event, inc_of, select_counts};
 use crate::hw::model::precond::{preconditions, Precondition};
 use crate::hw::model::{Family, GlobalBlock, ModelBox, Occurrence, Socket};
@@ -102,7 +102,7 @@ fn fits(kind: BoxKind, o: &Occurrence) -> bool {
 /// past them selects nothing. Other events: all eight.
 fn sbox_umask_field(part: &Part, event: u16) -> u8 {
     let (events, bits) = part.sbox_cbox;
-    if events.iter().any(|a| alias_event(a.terms) == Some(event)) {
+    if each(events).any(|a| alias_event(&a.terms) == Some(event)) {
         bits
     } else {
         0xff
@@ -227,11 +227,11 @@ fn rbox(b: &ModelBox, ctl: u64, o: &Occurrence) -> Option<u64> {
 fn occupancy(part: &Part, kind: BoxKind, event: u16) -> bool {
     kind == BoxKind::Sbox
         && catalog::parts(part.id, BoxKind::Sbox, 0)
-            .iter()
-            .flat_map(|t| t.iter())
+            .into_iter()
+            .flat_map(each)
             .any(|a| {
                 let base = a.name.split('.').next().unwrap_or("");
-                base.ends_with("_occupancy") && alias_event(a.terms) == Some(event)
+                base.ends_with("_occupancy") && alias_event(&a.terms) == Some(event)
             })
 }
 
