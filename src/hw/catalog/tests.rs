@@ -794,7 +794,7 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
                 let has_device = crate::hw::pci::qpi_filter_device(p.id, i as u8).is_some();
                 let with_match = instance_aliases(p.id, t, i)
                     .filter(|a| {
-                        let e = encode(t, i, attr_of(t, &a)).unwrap();
+                        let e = encode(t, i, attr_of(t, a)).unwrap();
                         !e.shared.is_none()
                     })
                     .count();
