@@ -28,7 +28,14 @@ for d in $DEV/uncore_*/events; do
 	files=$((files + $(ls "$d" | grep -cv '\.scale$\|\.unit$')))
 done
 check_eq "$p: alias_check saw every alias file" "$n" "$files"
-listed=$(perf list 2>/dev/null | grep -c 'uncore_[a-z0-9_]*/[^/]*/')
-check_eq "$p: perf list shows every alias" "$listed" "$files"
+perf list 2>/dev/null >/tmp/perf-list
+listed=$(grep -c 'uncore_[a-z0-9_]*/[^/]*/' /tmp/perf-list)
+# An alias that perf's own event tables of the CPU also name (haswellx's
+# derived llc_misses.* and llc_references.*) perf lists once, by that
+# name, not per PMU.
+for d in $DEV/uncore_*/events; do ls "$d" | grep -v '\.scale$\|\.unit$'; done >/tmp/alias-names
+shadowed=$(awk 'FILENAME == ARGV[1] { if ($1 !~ /\//) own[$1] = 1; next } $1 in own { n++ } END { print n + 0 }' \
+	/tmp/perf-list /tmp/alias-names)
+check_eq "$p: perf list shows every alias ($shadowed of them by perf's own name)" "$((listed + shadowed))" "$files"
 check "rmmod" unload
 done_testing
