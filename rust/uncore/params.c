@@ -17,6 +17,10 @@ MODULE_PARM_DESC(sim, "Drive a simulated platform instead of the hardware: <plat
 static char *hide;
 module_param(hide, charp, 0444);
 MODULE_PARM_DESC(hide, "With sim=: register no PMU for the boxes of these types, e.g. imc (a driver that misses a box the machine has; the selftests must fail)");
+static int capid4 = -1;
+module_param(capid4, int, 0444);
+MODULE_PARM_DESC(capid4, "With sim=: the dword the simulated part's box-count register reads, where the platform has one (Haswell-EP's PCU CAPID4: bits 7:6 at 0 make two S-boxes); default -1: no such function, the table's count stands");
 const char *ru_param_sim(void) { return sim; }
 const char *ru_param_hide(void) { return hide; }
+int ru_param_capid4(void) { return capid4; }
 #endif

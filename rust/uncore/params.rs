@@ -37,6 +37,16 @@ pub(crate) fn sim() -> Option<&'static CStr> {
     Some(unsafe { cstr_from_ptr(p) })
 }
 
+/// The `capid4=` parameter (the dword the simulated part's box-count
+/// register reads), or `None` when it was not given (or negative: the
+/// part has no such function).
+#[cfg(feature = "sim")]
+pub(crate) fn capid4() -> Option<u32> {
+    // SAFETY: Returns the parameter's value; no arguments.
+    let v = unsafe { ffi::ru_param_capid4() };
+    u32::try_from(v).ok()
+}
+
 /// The `hide=` parameter (box types that get no PMU), or `None` when it
 /// was not given.
 #[cfg(feature = "sim")]

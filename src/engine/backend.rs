@@ -135,6 +135,15 @@ pub(crate) trait Backend: Send + Sync + Sized + 'static {
     /// The cores of a package, where one C-box per core is exposed (the
     /// simulation exposes every C-box of its model).
     fn cores_per_package(&self) -> Option<u32>;
+    /// The configuration dword at `offset` of the first PCI function with
+    /// Intel device ID `device`, if there is one and it reads (a count
+    /// the platform reads there, [`GlobalControl::device_count`]). The
+    /// simulation models no such function: the table's count stands.
+    ///
+    /// [`GlobalControl::device_count`]: crate::hw::global::GlobalControl::device_count
+    fn config_dword(&self, _device: u16, _offset: u32) -> Option<u32> {
+        None
+    }
     /// A point where a race test may pause: nothing on hardware.
     fn stall(&self, _point: StallPoint) {}
     /// Whether boxes of type `t` get no PMU (the simulation's `hide=`, a

@@ -624,7 +624,8 @@ impl<R: Backend> Driver<R> {
         )?;
 
         probe(&ctx)?;
-        let counts = register::box_counts(&ctx)?;
+        let mut counts = register::box_counts(&ctx)?;
+        device_counts(&ctx, &mut counts);
         register::check_names_free(&ctx, &counts)?;
         let mut pmus = KVec::new();
         register::box_pmus(module, &ctx, &counts, &mut pmus, register::Boxes::Msr)?;
@@ -682,6 +683,28 @@ impl<R: Backend> Driver<R> {
             core,
             functions,
         })
+    }
+}
+
+/// Lowers the box count a PCI function of the platform reports, when it
+/// reports one ([`GlobalControl::device_count`]: Haswell-EP's S-boxes in
+/// the PCU's `CAPID4`). Without the function the table's count stands.
+///
+/// [`GlobalControl::device_count`]: crate::hw::global::GlobalControl::device_count
+fn device_counts<R: Backend>(ctx: &Ctx<R>, counts: &mut [usize]) {
+    let Some(d) = ctx.platform.global.device_count() else {
+        return;
+    };
+    let Some(v) = ctx.regs.config_dword(d.device, d.offset) else {
+        return;
+    };
+    for (t, n) in ctx.platform.types.iter().zip(counts.iter_mut()) {
+        if t.kind == d.kind {
+            if let Some(k) = (d.decode)(v).filter(|&k| k < *n) {
+                pr_info!("{} ({:#010x}): {} {} boxes\n", d.name, v, k, t.name());
+                *n = k;
+            }
+        }
     }
 }
 

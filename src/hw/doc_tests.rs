@@ -176,11 +176,17 @@ fn documented_msr_addresses_are_the_tables() {
     assert!(bad.is_empty(), "MSR addresses no platform has: {bad:?}");
 }
 
-/// Every device ID of the platforms' PCI functions.
+/// Every device ID of the platforms' PCI functions, and of the functions
+/// a platform reads a box count from (Haswell-EP's PCU).
 fn device_ids() -> Vec<u32> {
     ALL.iter()
         .flat_map(|p| super::pci::functions(p.id).iter())
         .map(|f| u32::from(f.device))
+        .chain(
+            ALL.iter()
+                .filter_map(|p| p.global.device_count())
+                .map(|d| u32::from(d.device)),
+        )
         .collect()
 }
 
@@ -279,11 +285,12 @@ fn selftest_pci_devices_are_the_tables() {
 
 /// Every platform's precondition table (`model::precond`), by the
 /// platform directory that holds its `preconditions.tsv`.
-fn precondition_tables() -> [(&'static str, &'static [super::model::precond::Precondition]); 5] {
-    use super::platforms::{ivbep, l3, nhmex, skl, snbep};
+fn precondition_tables() -> [(&'static str, &'static [super::model::precond::Precondition]); 6] {
+    use super::platforms::{hsx, ivbep, l3, nhmex, skl, snbep};
     [
         ("snbep", snbep::model::PRECONDITIONS),
         ("ivbep", ivbep::model::PRECONDITIONS),
+        ("hsx", hsx::model::PRECONDITIONS),
         ("skl", skl::model::PRECONDITIONS),
         ("nhmex", nhmex::model::PRECONDITIONS),
         ("l3", l3::model::PRECONDITIONS),

@@ -13,7 +13,7 @@
 
 use core::fmt;
 
-use super::desc::{BoxType, Platform};
+use super::desc::{BoxKind, BoxType, Platform};
 use super::overflow::Walk;
 use super::pmi_probe::ProbeCounter;
 use super::program::{Ctr, GlobalState, Msr, OverflowBit};
@@ -28,6 +28,24 @@ pub struct ReportedCount {
     pub name: &'static str,
     /// The count the MSR's value gives, if usable.
     pub decode: fn(u64) -> Option<usize>,
+}
+
+/// A box count that a PCI function's configuration space reports
+/// (Haswell-EP's S-boxes, from the PCU's `CAPID4`): the dword to read and
+/// what it means.
+#[derive(Clone, Copy, Debug)]
+pub struct DeviceCount {
+    /// The box kind whose count it is.
+    pub kind: BoxKind,
+    /// The function's device ID (the first one found is read).
+    pub device: u16,
+    /// The dword's offset in its configuration space.
+    pub offset: u32,
+    /// The register's name, for messages.
+    pub name: &'static str,
+    /// The count the dword gives, when it lowers the table's (`None`:
+    /// the table's count stands).
+    pub decode: fn(u32) -> Option<usize>,
 }
 
 /// An MSR whose read tells a part with the platform's uncore from one
@@ -116,6 +134,13 @@ pub trait GlobalControl: Sync + fmt::Debug {
 
     /// Where the number of C-boxes is reported, if it is.
     fn reported_cboxes(&self) -> Option<ReportedCount> {
+        None
+    }
+
+    /// A box count a PCI function reports, if the platform has one. When
+    /// the function is absent, the table's count stands (as in the Linux
+    /// driver).
+    fn device_count(&self) -> Option<DeviceCount> {
         None
     }
 }

@@ -4,10 +4,15 @@
 # The hardware path on every CPU model: the module detects the platform,
 # registers its MSR PMUs (their counters read 0 under QEMU), counts zero,
 # and unloads cleanly, twice. On Debian's stock kernel too, with the same
-# PMUs.
+# PMUs. On Haswell-EP, against the kernel's C driver (intel-uncore.ko of
+# the same kernel): the same MSR PMUs, their format/ files byte for byte
+# but the deliberate differences of Documentation/platforms.rst (listed
+# below, and checked to be what they are); the C driver has no aliases
+# there. Prints how many PMUs and files were compared.
 #
 # guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Haswell-noTSX,model=63,-hypervisor smp=4,sockets=2,cores=2
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
@@ -42,6 +47,43 @@ for round in 1 2; do
 	check_eq "round $round: no PMU left" "$(pmus)" ""
 done
 
+# sysfs_of: "PMU FILE CONTENT" of every format/ and events/ file of every
+# uncore PMU, sorted (one grep: a process per file is slow under TCG).
+sysfs_of() {
+	grep -r . $DEV/uncore_*/format $DEV/uncore_*/events 2>/dev/null |
+		sed -e "s|^$DEV/||" -e 's|/| |' -e 's|:| |' | sort
+}
+
+# The deliberate format differences from the C driver (platforms.rst,
+# "Haswell-EP"), as "PMU format/FIELD": this driver's PCU `event` has the
+# extended select bit 21 and its `occ_edge` is bit 31, as on SNB-EP.
+differs="uncore_pcu format/event|uncore_pcu format/occ_edge"
+if [ "$p" = hsx ] && [ -f /lib/modules/intel-uncore.ko ]; then
+	W=/tmp/c-sysfs
+	mkdir -p $W
+	check "the C driver loads" insmod /lib/modules/intel-uncore.ko
+	c_pmus=$(pmus)
+	sysfs_of >$W/c
+	check "rmmod intel_uncore" rmmod intel_uncore
+	check "load" load
+	sysfs_of >$W/ours
+	check_eq "$p: the PMUs are the C driver's" "$(pmus)" "$c_pmus"
+	check "unload" unload
+	grep ' format/' $W/c | grep -Ev "^($differs) " >$W/c.formats
+	grep ' format/' $W/ours | grep -Ev "^($differs) " >$W/our.formats
+	check_eq "$p: every format/ file is the C driver's, byte for byte ($(wc -l <$W/c.formats) files of $(echo "$c_pmus" | wc -w) PMUs), but the listed differences" \
+		"$(awk 'FILENAME == ARGV[1] { c[$0] = 1; next }
+			{ if ($0 in c) delete c[$0]; else print "only here: " $0 }
+			END { for (l in c) print "only the C driver: " l }' $W/c.formats $W/our.formats)" ""
+	check_eq "$p: the listed differences: the C driver's" \
+		"$(grep -E "^($differs) " $W/c | tr '\n' ' ')" "uncore_pcu format/event config:0-7 uncore_pcu format/occ_edge config:14-51 "
+	check_eq "$p: ... and this driver's" \
+		"$(grep -E "^($differs) " $W/ours | tr '\n' ' ')" "uncore_pcu format/event config:0-7,21 uncore_pcu format/occ_edge config:31 "
+	# The C driver has no aliases on these PMUs: nothing of events/ to
+	# compare (this driver's are the catalog's).
+	check_eq "$p: the C driver's MSR PMUs have no events/ files" "$(grep -c ' events/' $W/c)" "0"
+fi
+
 # A sim= name the module does not know: the load fails with EINVAL and one
 # line naming every platform it knows (once per kernel: on Sandy Bridge).
 if [ "$p" = snbep ]; then
@@ -49,7 +91,7 @@ if [ "$p" = snbep ]; then
 	out=$(insmod /lib/modules/rust_uncore_sim.ko sim=bogus 2>&1)
 	check "sim=bogus: the load fails with EINVAL" sh -c "echo \"\$1\" | grep -q 'Invalid argument'" sh "$out"
 	check "sim=bogus: dmesg names every platform" \
-		sh -c "dmesg | grep -q 'sim=bogus: expected <platform>\[:<sockets>\] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, pentiumd\$'"
+		sh -c "dmesg | grep -q 'sim=bogus: expected <platform>\[:<sockets>\] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, hsx, pentiumd\$'"
 	check_eq "sim=bogus: no PMU" "$(pmus)" ""
 	# The simulation needs its platform.
 	dmesg -c >/dev/null

@@ -9,6 +9,7 @@
 #
 # guest: kernel=nodebug sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=ivbep:2 cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=hsx:2 cpu=Haswell-noTSX,model=63,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
@@ -27,7 +28,14 @@ for d in $DEV/uncore_*/events; do
 	files=$((files + $(ls "$d" | grep -cv '\.scale$\|\.unit$')))
 done
 check_eq "$p: alias_check saw every alias file" "$n" "$files"
-listed=$(perf list 2>/dev/null | grep -c 'uncore_[a-z0-9_]*/[^/]*/')
-check_eq "$p: perf list shows every alias" "$listed" "$files"
+perf list 2>/dev/null >/tmp/perf-list
+listed=$(grep -c 'uncore_[a-z0-9_]*/[^/]*/' /tmp/perf-list)
+# An alias that perf's own event tables of the CPU also name (haswellx's
+# derived llc_misses.* and llc_references.*) perf lists once, by that
+# name, not per PMU.
+for d in $DEV/uncore_*/events; do ls "$d" | grep -v '\.scale$\|\.unit$'; done >/tmp/alias-names
+shadowed=$(awk 'FILENAME == ARGV[1] { if ($1 !~ /\//) own[$1] = 1; next } $1 in own { n++ } END { print n + 0 }' \
+	/tmp/perf-list /tmp/alias-names)
+check_eq "$p: perf list shows every alias ($shadowed of them by perf's own name)" "$((listed + shadowed))" "$files"
 check "rmmod" unload
 done_testing

@@ -26,7 +26,7 @@ t "one module parameter, pmi" "$(/sbin/modinfo -F parm "$ko" | cut -d: -f1)" pmi
 syms=$(nm "$ko" | grep -iE 'sim|debugfs|inject|model')
 t "no symbol of the simulation, the model or debugfs (nm)" "$syms" ""
 t "the simulation module is rust_uncore_sim" "$(/sbin/modinfo -F name "$sim_ko")" rust_uncore_sim
-t "... with the hide, pmi and sim parameters" "$(/sbin/modinfo -F parm "$sim_ko" | cut -d: -f1 | sort | tr '\n' ' ')" "hide pmi sim "
+t "... with the capid4, hide, pmi and sim parameters" "$(/sbin/modinfo -F parm "$sim_ko" | cut -d: -f1 | sort | tr '\n' ' ')" "capid4 hide pmi sim "
 t "... and no alias (it never autoloads)" "$(/sbin/modinfo -F alias "$sim_ko")" ""
 echo "1..$tap_n"
 exit $failed

@@ -133,6 +133,13 @@ impl Backend for Hardware {
     fn cores_per_package(&self) -> Option<u32> {
         Some(cpu::cores_per_package())
     }
+
+    fn config_dword(&self, device: u16, offset: u32) -> Option<u32> {
+        crate::sys::pci::devices(crate::hw::pci::VENDOR_INTEL, device)
+            .next()?
+            .read_config_u32(offset)
+            .ok()
+    }
 }
 
 impl Hardware {

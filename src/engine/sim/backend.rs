@@ -364,6 +364,17 @@ impl Backend for Sim {
         None
     }
 
+    /// The `capid4=` parameter, for the platform's box-count register
+    /// only: the simulated part has that function when it is given.
+    fn config_dword(&self, device: u16, offset: u32) -> Option<u32> {
+        let p = platforms::by_id(self.inspect(|m| m.platform));
+        let d = p.global.device_count()?;
+        if d.device != device || d.offset != offset {
+            return None;
+        }
+        glue::params::capid4()
+    }
+
     fn stall(&self, point: StallPoint) {
         self.stalls.at(point, || {
             // A late PMI of this CPU's package (as `nmi <cpu> pmi` raises

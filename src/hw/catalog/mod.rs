@@ -48,6 +48,7 @@ macro_rules! joined {
     };
 }
 
+pub mod hsx;
 pub mod ivbep;
 pub mod l3;
 pub mod nhmex;

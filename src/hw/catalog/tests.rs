@@ -816,7 +816,10 @@ fn qpi_match_mask_aliases_only_where_the_port_has_the_device() {
                         i
                     );
                 }
-                assert!(instance_aliases(p.id, t, i).any(|a| a.name == "drs_data"));
+                // The port's other events stay (Haswell-EP's QPI PMUs have
+                // no `drs_data` of the C driver's; every port has
+                // `clockticks`).
+                assert!(instance_aliases(p.id, t, i).any(|a| a.name == "clockticks"));
             }
         }
     }
@@ -1023,4 +1026,57 @@ fn packing_keeps_the_text() {
     }
     const TEXT: &[Alias] = &[Alias::plain("x", "event=1")];
     assert!(each(TEXT).all(|a| a.c_name().is_none()));
+}
+
+/// Haswell-EP's catalog is perf's haswellx uncore tables: 1290 events
+/// (1292 aliases with the Linux driver's two iMC CAS aliases, its
+/// `clockticks` being perf's `UNC_M_CLOCKTICKS`), per box type as perf
+/// counts them, encoded as perf encodes them.
+#[test]
+fn hsx_catalog_is_perfs_haswellx_tables() {
+    let id = PlatformId::HASWELL_EP;
+    let want = [
+        ("ubox", 16),
+        ("cbox", 180),
+        ("sbox", 79),
+        ("pcu", 62),
+        ("ha", 218),
+        ("imc", 327),
+        ("irp", 55),
+        ("qpi", 149),
+        ("r2pcie", 59),
+        ("r3qpi", 147),
+    ];
+    let mut total = 0;
+    for (name, n) in want {
+        let (_, cat) = catalog(id, name);
+        assert_eq!(cat.len(), n, "hsx/{name}");
+        total += n;
+    }
+    assert_eq!(total, 1292);
+    let find = |name: &str, alias: &str| {
+        let (t, cat) = catalog(id, name);
+        let a = cat.iter().find(|a| a.name == alias).unwrap();
+        (t, *a)
+    };
+    // perf's Filter terms are kept, a thread filter without tid_en is not.
+    let (t, a) = find("cbox", "llc_lookup.any");
+    assert_eq!(a.terms, "event=0x34,umask=0x11,filter_state=0x1");
+    assert_eq!(field(t, &attr_of(t, &a), "filter_state"), 1);
+    let (t, a) = find("cbox", "llc_misses.pcie_non_snoop_write");
+    assert_eq!(a.terms, "event=0x35,umask=0x3,filter_opc=0x1c8");
+    assert_eq!(a.unit, Some("MiB"));
+    assert_eq!(field(t, &attr_of(t, &a), "filter_opc"), 0x1c8);
+    let (t, a) = find("cbox", "llc_misses.mmio_read");
+    assert_eq!(field(t, &attr_of(t, &a), "filter_nc"), 1);
+    // perf's 64Bytes scale: MiB here.
+    let (_, a) = find("imc", "llc_misses.mem_read");
+    assert_eq!((a.terms, a.unit), ("event=0x4,umask=0x3", Some("MiB")));
+    let (_, a) = find("imc", "cas_count.rd");
+    assert_eq!((a.terms, a.unit), ("event=0x4,umask=0x3", None));
+    // An event perf gives no code counts event 0 (jevents.py's default).
+    let (_, a) = find("ubox", "clockticks");
+    assert_eq!(a.terms, "event=0x0");
+    let (t, a) = find("pcu", "power_state_occupancy.cores_c0");
+    assert_eq!(field(t, &attr_of(t, &a), "occ_sel"), 1);
 }

@@ -30,7 +30,7 @@ use super::platforms;
 /// Most sockets a model has.
 pub const MAX_SOCKETS: usize = 8;
 /// Most PMON boxes (PCI helper devices included) per socket.
-pub const MAX_BOXES: usize = 40;
+pub const MAX_BOXES: usize = 64;
 /// Most counters of a box.
 pub const MAX_CTRS: usize = 8;
 /// Most auxiliary registers of a box.

@@ -69,8 +69,9 @@ fn ctl_bits(p: PlatformId, fam: Family, ty: Option<BoxKind>) -> u64 {
         // U: thresh 28:24, invert 23, en 22, edge 18, umask, ev_sel (Table 2-2).
         Family::EpUbox => 0x1fc4_ffff,
         Family::SnbBox | Family::SnbNoReset | Family::IvbBox => match ty {
-            // C-box adds tid_en (Table 2-10).
-            Some(BoxKind::Cbox) => 0xffcc_ffff,
+            // C-box adds tid_en (Table 2-10), as does the Haswell-EP S-box
+            // (the Linux driver's `HSWEP_S_MSR_PMON_RAW_EVENT_MASK`).
+            Some(BoxKind::Cbox | BoxKind::Sbox) => 0xffcc_ffff,
             // PCU: occ_edge_det 31, occ_invert 30, thresh 28:24, inv 23, en
             // 22, ev_sel_ext 21, edge 18, occ_sel 15:14, ev_sel.
             Some(BoxKind::Pcu) => 0xdfe4_c0ff,

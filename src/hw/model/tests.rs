@@ -600,6 +600,180 @@ fn ivbep_cbox_filter_is_split_over_two_msrs() {
     assert_eq!(d.read(t, 3, pr.ctr), 4);
 }
 
+// ---- Haswell-EP (the Linux driver's "Haswell-EP uncore support") ----
+
+/// The MSR writes of `ops`, in order.
+fn msr_writes(ops: &Ops) -> Vec<(u32, u64)> {
+    ops.as_slice()
+        .iter()
+        .filter_map(|op| match *op {
+            Op::Write(Addr::Msr(a), v) => Some((a.addr(), v)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn hsx_cbox_filter_is_split_over_two_msrs_low_then_high() {
+    // C-box 3's filter: FILTER0 at 0xe05 + 0x30, FILTER1 at 0xe06 + 0x30;
+    // TOR_INSERTS.NID_OPCODE (0x4135) uses the node and opcode fields.
+    let mut d = Drv::new(PlatformId::HASWELL_EP, 1);
+    let t = d.m.desc().box_type("cbox").unwrap();
+    let attr = Attr {
+        config: 0x4135,
+        config1: (0x2 << 32) | (0x182 << 52),
+        config2: 0,
+    };
+    let e = encode(t, 3, attr).unwrap();
+    let mut sh = Shared::default();
+    let choice = sh.take(&e.shared).expect("the filter is free");
+    let ch = e.shared.choices()[choice as usize];
+    let ops = program::event_enable(
+        t,
+        3,
+        Ctr::General(0),
+        e.ctl_for(choice),
+        &sh,
+        Some(&ch),
+        false,
+    );
+    let w = msr_writes(&ops);
+    let lo = w
+        .iter()
+        .position(|&(a, _)| a == 0xe35)
+        .expect("FILTER0 written");
+    let hi = w
+        .iter()
+        .position(|&(a, _)| a == 0xe36)
+        .expect("FILTER1 written");
+    assert!(lo < hi, "low half first: {w:x?}");
+    assert_eq!(w[lo].1, 0);
+    assert_eq!(w[hi].1, 0x2 | (0x182 << 20));
+    let mut sh = Shared::default();
+    let pr = program(&mut d, t, 3, attr, &mut sh);
+    assert_eq!(d.m.rdmsr(0, 0xe35).unwrap(), 0);
+    assert_eq!(d.m.rdmsr(0, 0xe36).unwrap(), 0x2 | (0x182 << 20));
+    let occ = |nid, opc| Occurrence {
+        props: Props {
+            nid: Some(nid),
+            opc: Some(opc),
+            ..Props::default()
+        },
+        ..Occurrence::simple(0x35, 0x41, 4)
+    };
+    d.m.inject(0, BoxKind::Cbox, 3, &occ(0, 0x182)).unwrap();
+    d.m.inject(0, BoxKind::Cbox, 3, &occ(1, 0x180)).unwrap();
+    assert_eq!(d.read(t, 3, pr.ctr), 0, "another node, another opcode");
+    d.m.inject(0, BoxKind::Cbox, 3, &occ(1, 0x182)).unwrap();
+    assert_eq!(d.read(t, 3, pr.ctr), 4, "node 1 and opcode 0x182 only");
+}
+
+#[test]
+fn hsx_cbox_filter_fields_are_the_linux_drivers() {
+    // `hswep_uncore_cbox_extra_regs`: LLC_LOOKUP.NID (0x4134) uses the
+    // state field only, TOR_INSERTS.OPCODE (0x0135) the link and opcode
+    // fields, tid_en the thread field.
+    let f = &crate::hw::platforms::hsx::special::CBOX_FILTER;
+    assert_eq!(f.fields_used(0x4134), 0x4);
+    assert_eq!(f.fields_used(0x0135), 0x12);
+    assert_eq!(f.fields_used(0x4335), 0x18);
+    assert_eq!(f.fields_used(0x8_0014), 0x1);
+    assert_eq!(f.fields_used(0x0014), 0);
+    let t = crate::hw::platforms::hsx::HSX.box_type("cbox").unwrap();
+    // The node field is refused on LLC_LOOKUP.NID, as the Linux driver
+    // drops it.
+    let nid = Attr {
+        config: 0x4134,
+        config1: 0x1 << 32,
+        config2: 0,
+    };
+    assert!(encode(t, 0, nid).is_err());
+}
+
+#[test]
+fn hsx_sbox_is_initialised_bit_by_bit() {
+    // `hswep_uncore_sbox_msr_init_box`: 0x1, 0x3, 0x10003 to S-box 2's
+    // box control (0x720 + 2 * 0xa); the other boxes in one write.
+    let p = crate::hw::platforms::hsx::HSX;
+    let s = p.box_type("sbox").unwrap();
+    assert_eq!(
+        msr_writes(&program::box_init(s, 2)),
+        [(0x734, 0x1), (0x734, 0x3), (0x734, 0x1_0003)]
+    );
+    let c = p.box_type("cbox").unwrap();
+    assert_eq!(msr_writes(&program::box_init(c, 17)), [(0xf10, 0x1_0003)]);
+    // The model takes the writes and the S-box counts, frozen by `frz`.
+    let mut d = Drv::new(PlatformId::HASWELL_EP, 1);
+    let mut sh = Shared::default();
+    let attr = Attr {
+        config: 0x0114,
+        ..Attr::default()
+    };
+    let pr = program(&mut d, s, 2, attr, &mut sh);
+    d.m.inject(0, BoxKind::Sbox, 2, &Occurrence::simple(0x14, 1, 7))
+        .unwrap();
+    assert_eq!(d.read(s, 2, pr.ctr), 7);
+    d.m.wrmsr(0, 0x734, 0x1_0100).unwrap();
+    d.m.inject(0, BoxKind::Sbox, 2, &Occurrence::simple(0x14, 1, 7))
+        .unwrap();
+    assert_eq!(d.read(s, 2, pr.ctr), 7, "frozen");
+}
+
+#[test]
+fn hsx_ubox_and_pcu_filters() {
+    // Every U-box event writes U_MSR_PMON_FILTER (0x707) with its
+    // filter_tid (bit 0) and filter_cid (bit 5); a PCU band event the band
+    // filter at 0x715.
+    let p = crate::hw::platforms::hsx::HSX;
+    let mut d = Drv::new(PlatformId::HASWELL_EP, 1);
+    let u = p.box_type("ubox").unwrap();
+    let mut sh = Shared::default();
+    let attr = Attr {
+        config: 0x0114,
+        config1: 0x21,
+        config2: 0,
+    };
+    program(&mut d, u, 0, attr, &mut sh);
+    assert_eq!(d.m.rdmsr(0, 0x707).unwrap(), 0x21);
+    let bad = Attr {
+        config: 0x0114,
+        config1: 0x2,
+        config2: 0,
+    };
+    assert!(encode(u, 0, bad).is_err(), "bits 4:1 have no format");
+    let pcu = p.box_type("pcu").unwrap();
+    let mut sh = Shared::default();
+    let band1 = Attr {
+        config: 0xc,
+        config1: 0x14 << 8,
+        config2: 0,
+    };
+    program(&mut d, pcu, 0, band1, &mut sh);
+    assert_eq!(d.m.rdmsr(0, 0x715).unwrap(), 0x14 << 8);
+}
+
+#[test]
+fn hsx_sbox_count_from_capid4() {
+    // The Linux driver's hswep_has_limit_sbox: CAPID4 bits 7:6 ("chop") 0
+    // means two S-boxes; otherwise the table's four.
+    use crate::hw::platforms::hsx::special::capid4_sboxes;
+    assert_eq!(capid4_sboxes(0), Some(2));
+    assert_eq!(capid4_sboxes(0x3f), Some(2));
+    assert_eq!(capid4_sboxes(1 << 6), None);
+    assert_eq!(capid4_sboxes(3 << 6), None);
+    assert_eq!(capid4_sboxes(0xffff_ff3f), Some(2));
+    let d = crate::hw::platforms::hsx::HSX
+        .global
+        .device_count()
+        .expect("HSX reads its S-box count");
+    assert_eq!((d.kind, d.device, d.offset), (BoxKind::Sbox, 0x2fc0, 0x94));
+    for p in crate::hw::platforms::ALL {
+        if p.id != PlatformId::HASWELL_EP {
+            assert!(p.global.device_count().is_none(), "{}", p.name);
+        }
+    }
+}
+
 // ---- NHM-EX / WSM-EX (325294) ----
 
 #[test]

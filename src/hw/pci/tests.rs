@@ -7,7 +7,11 @@ use crate::hw::platforms::{by_id, BOUND_COUNT, BOUND_IDS};
 
 #[test]
 fn every_listed_device_decodes_to_a_box_of_its_platform() {
-    for p in [PlatformId::SANDY_BRIDGE_EP, PlatformId::IVY_BRIDGE_EP] {
+    for p in [
+        PlatformId::SANDY_BRIDGE_EP,
+        PlatformId::IVY_BRIDGE_EP,
+        PlatformId::HASWELL_EP,
+    ] {
         for f in functions(p) {
             let dev = f.dev.unwrap_or(24);
             let func = f.func.unwrap_or(2);
@@ -274,6 +278,7 @@ fn device_tables_match() {
         PlatformId::SANDY_BRIDGE_EP,
         PlatformId::IVY_BRIDGE_EP,
         PlatformId::SKYLAKE,
+        PlatformId::HASWELL_EP,
     ] {
         for f in functions(p).iter().filter(|f| f.role != Role::Ubox) {
             want.insert(f.device);
@@ -282,10 +287,10 @@ fn device_tables_match() {
     let got: BTreeSet<u16> = BOUND_IDS.iter().copied().collect();
     assert_eq!(got, want);
     assert_eq!(BOUND_IDS.len(), want.len());
-    // 32 SNB-EP/IVB-EP functions and the 42 host bridges of the Skylake
+    // 32 SNB-EP/IVB-EP functions, the 42 host bridges of the Skylake
     // family (Skylake to Comet Lake; the Linux driver's IMC_DEV list has 44
-    // entries, two IDs twice).
-    assert_eq!(BOUND_COUNT, 74);
+    // entries, two IDs twice) and 20 Haswell-EP functions.
+    assert_eq!(BOUND_COUNT, 94);
     assert_eq!(functions(PlatformId::SKYLAKE).len(), 42);
     let want: BTreeSet<(u32, u32)> = crate::hw::platforms::ALL
         .iter()

@@ -132,7 +132,7 @@ pub const TYPES: [BoxType; 9] = [
         },
         ctl_mask: 0xdf24_c0ff,
         formats: PCU_FORMATS,
-        special: &super::snbep::special::PcuBand,
+        special: &super::snbep::special::PCU_BAND,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 15,

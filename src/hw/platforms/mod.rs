@@ -7,6 +7,7 @@ use super::bits::Field;
 use super::desc::{Format, Platform, PlatformId, Word};
 use super::pci::Role;
 
+pub mod hsx;
 pub mod ivbep;
 pub mod l3;
 pub mod nhmex;
@@ -29,6 +30,8 @@ impl PlatformId {
     pub const XEON_7100: Self = Self::new(5);
     /// Xeon 7400 series, family 6 model 29.
     pub const XEON_7400: Self = Self::new(6);
+    /// Haswell-EP (Xeon E5 v3), family 6 model 63.
+    pub const HASWELL_EP: Self = Self::new(7);
 }
 
 /// How many platforms the driver supports.
@@ -38,7 +41,7 @@ pub const COUNT: usize = PLATFORMS.len();
 pub static ALL: [&Platform; COUNT] = PLATFORMS;
 
 /// [`ALL`], for compile-time tables.
-pub(crate) const PLATFORMS: [&Platform; 7] = [
+pub(crate) const PLATFORMS: [&Platform; 8] = [
     &snbep::SNBEP,
     &ivbep::IVBEP,
     &nhmex::NHMEX,
@@ -46,6 +49,7 @@ pub(crate) const PLATFORMS: [&Platform; 7] = [
     &skl::SKL,
     &l3::XEON7100,
     &l3::XEON7400,
+    &hsx::HSX,
 ];
 
 /// How many CPU models the driver supports.

@@ -314,7 +314,7 @@ pub const TYPES: [BoxType; 8] = [
         },
         ctl_mask: 0xdfa4_c0ff,
         formats: PCU_FORMATS,
-        special: &special::PcuBand,
+        special: &special::PCU_BAND,
         rate: Rate {
             clock_mhz: UCLK,
             max_inc: 8,

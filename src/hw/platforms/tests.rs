@@ -27,6 +27,7 @@ fn msr_space(t: &BoxType) -> (Option<u32>, Regs, Regs, Offsets) {
 fn cpu_matching() {
     assert_eq!(for_cpu(6, 45).unwrap().id, PlatformId::SANDY_BRIDGE_EP);
     assert_eq!(for_cpu(6, 62).unwrap().id, PlatformId::IVY_BRIDGE_EP);
+    assert_eq!(for_cpu(6, 63).unwrap().id, PlatformId::HASWELL_EP);
     assert_eq!(for_cpu(6, 46).unwrap().id, PlatformId::NEHALEM_EX);
     assert_eq!(for_cpu(6, 47).unwrap().id, PlatformId::WESTMERE_EX);
     assert_eq!(for_cpu(6, 78).unwrap().id, PlatformId::SKYLAKE);
@@ -118,6 +119,67 @@ fn snbep_facts() {
 }
 
 #[test]
+fn hsx_facts() {
+    // The Linux driver's HSWEP_* registers: C-box 17 at 0xe00 + 0x110,
+    // S-box 3 at 0x720 + 0x1e, the U-box and PCU blocks.
+    let p = &hsx::HSX;
+    let (box_ctl, ctl, ctr, offsets) = msr_space(p.box_type("cbox").unwrap());
+    assert_eq!(box_ctl.unwrap() + offsets.of(17), 0xf10);
+    assert_eq!(ctl.of(3) + offsets.of(17), 0xf14);
+    assert_eq!(ctr.of(0) + offsets.of(17), 0xf18);
+    let (box_ctl, ctl, ctr, offsets) = msr_space(p.box_type("sbox").unwrap());
+    assert_eq!(box_ctl.unwrap() + offsets.of(3), 0x73e);
+    assert_eq!(ctl.of(0) + offsets.of(3), 0x73f);
+    assert_eq!(ctr.of(3) + offsets.of(3), 0x747);
+    let u = p.box_type("ubox").unwrap();
+    let (box_ctl, ctl, ctr, _) = msr_space(u);
+    assert!(box_ctl.is_none());
+    assert_eq!((ctl.of(1), ctr.of(1)), (0x706, 0x70a));
+    let f = u.fixed.unwrap();
+    assert_eq!((f.ctl, f.ctr, f.bits), (0x703, 0x704, 48));
+    let (box_ctl, ctl, ctr, _) = msr_space(p.box_type("pcu").unwrap());
+    assert_eq!((box_ctl, ctl.of(3), ctr.of(3)), (Some(0x710), 0x714, 0x71a));
+    // Counter widths and counts: C-box 48 bit (IVB-EP's 44), S-box and
+    // R3QPI 44, R2PCIe 48; 18 C-boxes, 4 S-boxes, 3 QPI ports.
+    let width = |n| p.box_type(n).unwrap().ctr_bits;
+    assert_eq!(
+        [
+            width("cbox"),
+            width("sbox"),
+            width("r3qpi"),
+            width("r2pcie"),
+            width("ubox")
+        ],
+        [48, 44, 44, 48, 44]
+    );
+    let boxes = |n| p.box_type(n).unwrap().num_boxes;
+    assert_eq!(
+        [
+            boxes("cbox"),
+            boxes("sbox"),
+            boxes("ha"),
+            boxes("imc"),
+            boxes("qpi"),
+            boxes("r3qpi")
+        ],
+        [18, 4, 2, 8, 3, 3]
+    );
+    // IRP counters 0xa0, 0xa8, 0xb0, 0xb8 (hswep_uncore_irp_ctrs).
+    match p.box_type("irp").unwrap().space {
+        Space::Pci { ctr, .. } => {
+            assert_eq!(
+                [ctr.of(0), ctr.of(1), ctr.of(2), ctr.of(3)],
+                [0xa0, 0xa8, 0xb0, 0xb8]
+            )
+        }
+        _ => panic!("IRP in configuration space"),
+    }
+    // The C-box formats are the Linux driver's: no inv.
+    assert!(p.box_type("cbox").unwrap().format("inv").is_none());
+    assert!(p.box_type("sbox").unwrap().format("tid_en").is_some());
+}
+
+#[test]
 fn nhmex_cbox_offsets_match_table_2_9() {
     // C-box n global control addresses, Table 2-9.
     let want = [
@@ -190,13 +252,15 @@ fn run_key_equal_means_box_run_equal() {
             for (k, s) in states.iter_mut().enumerate() {
                 *s = (k % 2 == 1, masks[k / 2]);
             }
-            // What box_init leaves is the state of its key: the same writes
-            // as box_run's with one counter enabled (but the reset bits).
+            // What box_init leaves (its last write: the Haswell-EP S-box
+            // control is written bit by bit) is the state of its key: the
+            // same writes as box_run's with one counter enabled (but the
+            // reset bits).
             if let Some(k) = run_key_after_init(t) {
                 let init = box_init(t, 0);
                 let run = box_run(p, t, 0, k == 1, if k == 1 { 1 } else { 0 }, &g);
                 let (Some(Op::Write(ia, iv)), Some(Op::Write(ra, rv))) =
-                    (init.as_slice().first(), run.as_slice().first())
+                    (init.as_slice().last(), run.as_slice().first())
                 else {
                     panic!("{}/{}: init or run writes nothing", p.name, t.name())
                 };
@@ -289,6 +353,7 @@ fn filter_use_table_files_parse() {
         uses: &USES,
         msr: 0xd14,
         high_msr: None,
+        stride: 0x20,
     };
     assert_eq!(f.fields_used(0x0334), 0x4);
     assert_eq!(f.fields_used(0x8_0334), 0x5);

@@ -25,4 +25,5 @@ pub const CBOX_FILTER: CboxFilter = CboxFilter {
     uses: USES,
     msr: 0xd14,
     high_msr: Some(0xd1a),
+    stride: 0x20,
 };

@@ -90,11 +90,14 @@ pub struct CboxFilter {
     pub fields: &'static [u64],
     /// Which events use which fields.
     pub uses: &'static [FilterUse],
-    /// The MSR of C-box 0's filter (its low 32 bits); box `i`'s is 0x20
-    /// further.
+    /// The MSR of box 0's filter (its low 32 bits); box `i`'s is
+    /// `i * stride` further.
     pub msr: u32,
-    /// The MSR of C-box 0's filter high 32 bits, for a 64-bit filter.
+    /// The MSR of box 0's filter high 32 bits, for a 64-bit filter.
     pub high_msr: Option<u32>,
+    /// The distance between two boxes' filters (0x20 on SNB-EP and IVB-EP,
+    /// 0x10 on Haswell-EP; 0 for a box type of one box).
+    pub stride: u32,
 }
 
 /// SNB-EP C-box filter fields (327043 Table 2-12): TID 4:0, NID 17:10,
@@ -110,6 +113,7 @@ pub const CBOX_FILTER: CboxFilter = CboxFilter {
     uses: USES,
     msr: 0xd14,
     high_msr: None,
+    stride: 0x20,
 };
 
 impl CboxFilter {
@@ -149,22 +153,26 @@ impl Special for CboxFilter {
 
     fn write_shared(&self, i: u32, s: &Shared, _choice: &Choice, ops: &mut Ops) {
         let v = s.combined(0..self.fields.len());
-        let lo = Addr::Msr(Msr::new(self.msr + 0x20 * i));
+        let off = self.stride.wrapping_mul(i);
+        let lo = Addr::Msr(Msr::new(self.msr.wrapping_add(off)));
         match self.high_msr {
-            Some(hi) => ops.write_split(lo, Addr::Msr(Msr::new(hi + 0x20 * i)), v),
+            Some(hi) => ops.write_split(lo, Addr::Msr(Msr::new(hi.wrapping_add(off))), v),
             None => ops.write(lo, v),
         }
     }
 }
 
-/// `PCU_MSR_PMON_BOX_FILTER`.
-const PCU_FILTER: u32 = 0xc34;
+/// The SNB-EP and IVB-EP PCU band filter, `PCU_MSR_PMON_BOX_FILTER` (0xc34).
+pub const PCU_BAND: PcuBand = PcuBand { msr: 0xc34 };
 
 /// The PCU band filter: events `FREQ_BAND0..3_CYCLES` (0xb..0xe) take their
 /// band threshold from `filter_bandN`; a band already held with another
 /// value is replaced by a free one, rewriting the event select.
 #[derive(Debug)]
-pub struct PcuBand;
+pub struct PcuBand {
+    /// `PCU_MSR_PMON_BOX_FILTER`.
+    pub msr: u32,
+}
 
 impl Special for PcuBand {
     fn encode(&self, _t: &BoxType, plain: Encoded, attr: Attr) -> Result<Encoded, Invalid> {
@@ -189,7 +197,7 @@ impl Special for PcuBand {
     }
 
     fn write_shared(&self, _i: u32, s: &Shared, _choice: &Choice, ops: &mut Ops) {
-        ops.write(Addr::Msr(Msr::new(PCU_FILTER)), s.combined(0..4));
+        ops.write(Addr::Msr(Msr::new(self.msr)), s.combined(0..4));
     }
 }
 

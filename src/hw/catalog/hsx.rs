@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! Event catalogs of Haswell-EP (Haswell-X).
+//!
+//! Source: perf's haswellx uncore event tables (`uncore-*.json` in the
+//! kernel tree's `tools/perf/pmu-events/arch/x86/haswellx`), every event as
+//! perf encodes it (`event=EventCode`, the unit mask where it is not zero,
+//! then the table's `Filter` terms), named by its perfmon name without the
+//! `UNC_<box>_` prefix, in lower case; a `ScaleUnit` of 64 bytes makes a
+//! count of 64-byte lines reported in MiB. The files were written by
+//! `scripts/catalog-from-json.py`; the build reads only them. Every event is
+//! expressible; none is left out. The iMC catalog starts with the Linux
+//! driver's aliases (its `clockticks` is perf's `UNC_M_CLOCKTICKS`).
+
+use crate::hw::desc::Alias;
+
+/// U-box events.
+pub const UBOX: &[Alias] = tsv!(include_str!("hsx/ubox.tsv"));
+
+/// C-box events, with the filter terms of perf's tables where it gives
+/// them (`llc_lookup.any` with `filter_state=0x1`, the `llc_misses.*` and
+/// `llc_references.*` opcodes), except `filter_tid=0x3e` of
+/// `llc_misses.pcie_non_snoop_write`, `llc_references.pcie_write` and
+/// `llc_references.pcie_ns_partial_write`: without `tid_en` those events
+/// use no thread field, the Linux driver drops it, and this driver refuses
+/// a filter field an event does not use.
+pub const CBOX: &[Alias] = tsv!(include_str!("hsx/cbox.tsv"));
+
+/// S-box events.
+pub const SBOX: &[Alias] = tsv!(include_str!("hsx/sbox.tsv"));
+
+/// PCU events.
+pub const PCU: &[Alias] = tsv!(include_str!("hsx/pcu.tsv"));
+
+/// Home agent events.
+pub const HA: &[Alias] = tsv!(include_str!("hsx/ha.tsv"));
+
+/// iMC events after the Linux driver's aliases. CAS counts are 64-byte
+/// lines, reported in MiB.
+pub const IMC: &[Alias] = tsv!(include_str!("hsx/imc.tsv"));
+
+/// IRP events.
+pub const IRP: &[Alias] = tsv!(include_str!("hsx/irp.tsv"));
+
+/// QPI events.
+pub const QPI: &[Alias] = tsv!(include_str!("hsx/qpi.tsv"));
+
+/// R2PCIe events.
+pub const R2PCIE: &[Alias] = tsv!(include_str!("hsx/r2pcie.tsv"));
+
+/// R3QPI events.
+pub const R3QPI: &[Alias] = tsv!(include_str!("hsx/r3qpi.tsv"));
