@@ -1061,22 +1061,31 @@ fn hsx_catalog_is_perfs_haswellx_tables() {
     };
     // perf's Filter terms are kept, a thread filter without tid_en is not.
     let (t, a) = find("cbox", "llc_lookup.any");
-    assert_eq!(a.terms, "event=0x34,umask=0x11,filter_state=0x1");
+    assert_eq!(
+        a.terms.to_string(),
+        "event=0x34,umask=0x11,filter_state=0x1"
+    );
     assert_eq!(field(t, &attr_of(t, &a), "filter_state"), 1);
     let (t, a) = find("cbox", "llc_misses.pcie_non_snoop_write");
-    assert_eq!(a.terms, "event=0x35,umask=0x3,filter_opc=0x1c8");
+    assert_eq!(a.terms.to_string(), "event=0x35,umask=0x3,filter_opc=0x1c8");
     assert_eq!(a.unit, Some("MiB"));
     assert_eq!(field(t, &attr_of(t, &a), "filter_opc"), 0x1c8);
     let (t, a) = find("cbox", "llc_misses.mmio_read");
     assert_eq!(field(t, &attr_of(t, &a), "filter_nc"), 1);
     // perf's 64Bytes scale: MiB here.
     let (_, a) = find("imc", "llc_misses.mem_read");
-    assert_eq!((a.terms, a.unit), ("event=0x4,umask=0x3", Some("MiB")));
+    assert_eq!(
+        (a.terms.to_string().as_str(), a.unit),
+        ("event=0x4,umask=0x3", Some("MiB"))
+    );
     let (_, a) = find("imc", "cas_count.rd");
-    assert_eq!((a.terms, a.unit), ("event=0x4,umask=0x3", None));
+    assert_eq!(
+        (a.terms.to_string().as_str(), a.unit),
+        ("event=0x4,umask=0x3", None)
+    );
     // An event perf gives no code counts event 0 (jevents.py's default).
     let (_, a) = find("ubox", "clockticks");
-    assert_eq!(a.terms, "event=0x0");
+    assert_eq!(a.terms.to_string(), "event=0x0");
     let (t, a) = find("pcu", "power_state_occupancy.cores_c0");
     assert_eq!(field(t, &attr_of(t, &a), "occ_sel"), 1);
 }
