@@ -109,7 +109,7 @@ const DEC: u8 = 1;
 const BARE: u8 = 2;
 
 /// `a == b`, in a const context.
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

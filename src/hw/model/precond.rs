@@ -71,18 +71,7 @@ const EMPTY: Precondition = Precondition {
 
 /// Whether `a` and `b` are the same bytes, in a const context.
 const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    crate::hw::catalog::packed::bytes_eq(a.as_bytes(), b.as_bytes())
 }
 
 /// The box kind a table names.
