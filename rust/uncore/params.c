@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The module parameters (6.12's module! has none); RU_PARAM_SIM adds the
- * simulation's. Rust's view: rust/uncore/params_generated.rs (Kbuild).
- */
+// The module parameters (6.12's module! has none); RU_PARAM_SIM adds the simulation's.
+// Rust's view: rust/uncore/params_generated.rs (Kbuild).
 #include <linux/moduleparam.h>
 
 static bool pmi = true;
