@@ -114,7 +114,9 @@ fi
 RECIPE=1
 stamp=$( {
 	echo "recipe=$RECIPE release=$release"
-	sha256sum "$0" "$config" "$headers/Module.symvers"
+	# Contents, not paths: the README's build, DKMS's and the test
+	# builds run this script from different copies of the module.
+	cat "$0" "$config" "$headers/Module.symvers" | sha256sum
 	stat -L -c '%s %Y' "$tarball"
 	"$rustc" --version
 	"$bindgen" --version

@@ -21,6 +21,17 @@ trap 'rm -rf "$work"' EXIT
 "$repo/scripts/clone-files.sh" "$work/rust_uncore" || { echo "not ok 1 copy the repository's files"; echo "1..1"; exit 1; }
 inroot() { "$repo/scripts/in-root.sh" "$root" --bind "$work:/root/work" --cwd /root/work -- "$@"; }
 
+# The root is kept between runs: a run stopped before its end (a killed
+# make check) leaves DKMS's tree and module behind, and then `dkms add`
+# refuses the same version and depmod prefers updates/dkms. Cleaned before
+# the blocks run and again at the end.
+dkms_clean() {
+	inroot /bin/sh -c 'if command -v dkms >/dev/null; then dkms remove rust-uncore/0.1 --all >/dev/null 2>&1; fi
+		rm -rf /usr/src/rust-uncore-0.1 /var/lib/dkms/rust-uncore /lib/modules/'"$release"'/updates/dkms/rust_uncore.ko*
+		depmod -a '"$release"
+}
+dkms_clean || { echo "not ok 1 remove an earlier run's DKMS module"; echo "1..1"; exit 1; }
+
 # run_block NAME FILE: runs the README's block NAME, written to FILE in the
 # work directory, in the Debian 13 root as one shell script that stops at
 # the first failure.
@@ -65,6 +76,15 @@ fi
 # finds in the guests is make stock-install's.
 readme_block stock-dkms >"$work/dkms.sh"
 run_block stock-dkms dkms.sh
+# DKMS builds from its own copy of the module: the tree make stock prepared
+# must be reused, not prepared again (a few minutes).
+dlog=$(find "$root/var/lib/dkms/rust-uncore" -name make.log 2>/dev/null | head -1)
+if grep -q "^stock-kdir: .* is prepared for kernel $release" "$dlog" 2>/dev/null; then
+	ok "DKMS's build reused the tree make stock prepared"
+else
+	notok "DKMS's build reused the tree make stock prepared"
+	grep '^stock-kdir:' "$dlog" 2>/dev/null | sed 's/^/#   /'
+fi
 dko=$(ls "$root/lib/modules/$release/updates/dkms/rust_uncore.ko"* 2>/dev/null | head -1)
 if [ -n "$dko" ]; then
 	ok "DKMS installed the module for $release"
@@ -77,7 +97,6 @@ if [ -n "$dko" ]; then
 else
 	notok "DKMS installed the module for $release"
 fi
-inroot /bin/sh -c 'dkms remove rust-uncore/0.1 --all >/dev/null 2>&1; rm -rf /usr/src/rust-uncore-0.1; depmod -a '"$release" ||
-	notok "dkms remove"
+dkms_clean || notok "dkms remove"
 echo "1..$tap_n"
 exit "$failed"
