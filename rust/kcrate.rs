@@ -27,6 +27,7 @@ pub mod bindings {
         ru_is_sampling_event as is_sampling_event, ru_local64_add as local64_add,
         ru_local64_read as local64_read, ru_local64_set as local64_set,
         ru_local64_xchg as local64_xchg, ru_lockdep_assert_event_ctx as lockdep_assert_event_ctx,
+        ru_perf_event_count_add_atomic as perf_event_count_add_atomic,
         ru_sysfs_attr_init as sysfs_attr_init,
     };
 

@@ -33,7 +33,6 @@ use super::cpumask::CpuMask;
 use super::series::perf as generic;
 use crate::cpumask::Cpumask;
 use crate::interrupt::LocalInterruptDisabled;
-use core::marker::PhantomData;
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, AtomicUsize, Ordering};
 use kernel::error::VTABLE_DEFAULT_ERROR;
@@ -56,6 +55,9 @@ pub struct PmuOptions {
     pub task_context: TaskContext,
     /// Its scope.
     pub scope: Scope,
+    /// Whether any CPU of an event's package may read it
+    /// (`PERF_EV_CAP_READ_ACTIVE_PKG`, the series' `Pmu::READ_IN_PACKAGE`).
+    pub readable_in_package: bool,
 }
 
 /// One `format/` or `events/` file of a PMU.
@@ -216,12 +218,13 @@ unsafe fn add_count(ev: *mut bindings::perf_event, delta: u64) {
     count.fetch_add(delta as i64, Ordering::Relaxed);
 }
 
-/// What `read` runs with: interrupts off on this CPU, and the knowledge
-/// that this CPU is one of the package of the CPU the event was added on.
-/// perf reads an active event on its CPU, or, for a PMU readable in the
-/// package ([`NewEvent::set_readable_in_package`]), on another CPU of the
-/// same package; an event that is not active is not read. Only the
-/// adapter's `read` makes one.
+/// What `read` runs with: the series' [`generic::ReadContext`] (interrupts
+/// off, possibly NMI: nothing that takes a lock), and the knowledge that
+/// this CPU is one of the package of the CPU the event was added on. perf
+/// reads an active event on its CPU, or, for a PMU readable in the package
+/// ([`PmuOptions::readable_in_package`]), on another CPU of the same
+/// package; an event that is not active is not read. Only the adapter's
+/// `read` makes one.
 ///
 /// # Invariants
 ///
@@ -230,13 +233,13 @@ unsafe fn add_count(ev: *mut bindings::perf_event, delta: u64) {
 pub struct Reading<'a> {
     irq: IrqsOff,
     pkg: Option<usize>,
-    _call: PhantomData<&'a ()>,
+    ctx: &'a generic::ReadContext,
 }
 
 impl Reading<'_> {
-    /// Interrupts are off on this CPU.
-    pub fn irqs_off(&self) -> &IrqsOff {
-        &self.irq
+    /// The series' token for `read`.
+    pub fn context(&self) -> &generic::ReadContext {
+        self.ctx
     }
 
     /// The proof that this CPU is one of package `pkg`'s, if it is; known
@@ -247,11 +250,10 @@ impl Reading<'_> {
     }
 }
 
-/// What a PMU needs to know about a new event to accept or refuse it.
+/// What a PMU needs to know about a new event to accept or refuse it
+/// (only events opened for it reach it: the series refuses the others).
 #[derive(Clone, Copy, Debug)]
 pub struct EventInfo {
-    /// The event was opened for this PMU (`attr.type` is the PMU's type).
-    pub for_this_pmu: bool,
     /// The CPU it was opened on (`None`: any CPU).
     pub cpu: Option<CpuId>,
     /// A sampling event.
@@ -281,7 +283,6 @@ impl NewEvent {
     /// The facts `event_init` checks.
     pub fn info(&self) -> EventInfo {
         EventInfo {
-            for_this_pmu: self.0.is_for_this_pmu(),
             cpu: self.0.cpu().map(CpuId::from_kernel),
             sampling: self.0.is_sampling(),
             excludes: self.0.has_exclude(),
@@ -292,12 +293,6 @@ impl NewEvent {
     /// Moves the event to `cpu`.
     pub fn set_cpu(&mut self, cpu: CpuId) {
         self.0.set_cpu(cpu.to_kernel());
-    }
-
-    /// Lets any CPU of the package of the event's CPU read it while it
-    /// counts (`PERF_EV_CAP_READ_ACTIVE_PKG`).
-    pub fn set_readable_in_package(&mut self) {
-        self.0.set_readable_in_package();
     }
 
     /// Calls `f` for the other members of the event's group that belong
@@ -326,9 +321,12 @@ pub struct Adding<'a, T: PmuOps> {
 }
 
 /// The callbacks of a PMU. Contexts: `event_init` in process context;
-/// `add`, `del`, `start`, `stop`, `enable`, `disable` with interrupts off
-/// on the event's CPU; `read` on any CPU of the event's package, with
-/// interrupts off.
+/// `add`, `del`, `enable`, `disable` with interrupts off on the event's
+/// CPU; `start`, `stop` on the event's CPU with interrupts off (the
+/// adapter turns them off where perf does not: a throttle from a software
+/// event's overflow in task context); `read` on any CPU of the event's
+/// package, with interrupts off, possibly in NMI (nothing there may take
+/// a lock).
 #[vtable]
 pub trait PmuOps: Send + Sync + Sized + 'static {
     /// How the PMU registers.
@@ -354,7 +352,7 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
     /// Stops counting.
     fn stop(&self, irq: &IrqsOff, ev: &Event<Self>, flags: EventFlags);
     /// Updates the event's count (any CPU of the event's package, NMI
-    /// included).
+    /// included: lock-free, with what [`Reading`] gives).
     fn read(&self, rd: Reading<'_>, ev: &Event<Self>);
     /// Lets the PMU's counters run after a batch of changes (`pmu_enable`:
     /// per CPU, nested calls only the outermost, possibly with no event).
@@ -390,11 +388,28 @@ fn with_irqs_off<R>(_irq: &LocalInterruptDisabled, f: impl FnOnce(&IrqsOff) -> R
     f(&irq)
 }
 
+/// Runs `start` or `stop` (`f`) with interrupts off: perf calls them with
+/// interrupts off, except to throttle the event's group from a software
+/// event's overflow in task context, with them on. (An NMI calls them only
+/// for a group with a hardware event that overflows in NMI: an event of
+/// this layer's PMUs is in none, as they have no overflow interrupt and a
+/// group holds one hardware PMU's events.)
+fn with_irqs_saved(_ctx: &generic::StartStopContext, f: impl FnOnce(&IrqsOff)) {
+    // SAFETY: Disables interrupts on this CPU; restored below with the same flags.
+    let flags = unsafe { bindings::ru_local_irq_save() };
+    // SAFETY: Interrupts are off until the restore below, after `f`, to which the value is only
+    // lent (`f` is the adapter's call of `start` or `stop`, and returns nothing).
+    f(&unsafe { IrqsOff::new() });
+    // SAFETY: Restores what `ru_local_irq_save` returned above.
+    unsafe { bindings::ru_local_irq_restore(flags) };
+}
+
 #[vtable]
 impl<T: PmuOps> generic::Pmu for Policy<T> {
     const CAPABILITIES: Capabilities = T::OPTIONS.capabilities;
     const TASK_CONTEXT: TaskContext = T::OPTIONS.task_context;
     const SCOPE: Scope = T::OPTIONS.scope;
+    const READ_IN_PACKAGE: bool = T::OPTIONS.readable_in_package;
     const HAS_ENABLE: bool = T::HAS_ENABLE;
     const HAS_DISABLE: bool = T::HAS_DISABLE;
     const HAS_CPUMASK: bool = T::HAS_CPUMASK;
@@ -448,30 +463,31 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         slots::release(ev);
     }
 
-    fn start(&self, ev: &generic::Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
-        with_irqs_off(irq, |irq| {
+    fn start(&self, ev: &generic::Event<Self>, flags: EventFlags, ctx: &generic::StartStopContext) {
+        with_irqs_saved(ctx, |irq| {
             self.ops.start(irq, Event::from_generic(ev), flags);
         });
     }
 
-    fn stop(&self, ev: &generic::Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
-        with_irqs_off(irq, |irq| {
+    fn stop(&self, ev: &generic::Event<Self>, flags: EventFlags, ctx: &generic::StartStopContext) {
+        with_irqs_saved(ctx, |irq| {
             self.ops.stop(irq, Event::from_generic(ev), flags);
         });
     }
 
-    fn read(&self, ev: &generic::Event<Self>, _irq: &LocalInterruptDisabled) {
+    fn read(&self, ev: &generic::Event<Self>, ctx: &generic::ReadContext) {
         let ev = Event::from_generic(ev);
         let pkg = ev.layer().pkg.load(Ordering::Relaxed);
-        // SAFETY: The series' proof says interrupts are off on this CPU for the callback; the
-        // value goes into a `Reading`, which `read` cannot keep past the call (its lifetime).
+        // SAFETY: The series' `ReadContext` says interrupts are off on this CPU for the callback
+        // (NMI included); the value goes into a `Reading`, which `read` cannot keep past the call
+        // (its lifetime is the token's).
         let irq = unsafe { IrqsOff::new() };
         // INVARIANT: perf reads only an active event, on the CPU it was added on or (readable in
         // the package) on a CPU of that CPU's package, which `add` recorded.
         let rd = Reading {
             irq,
             pkg: (pkg != NO_PACKAGE).then_some(pkg),
-            _call: PhantomData,
+            ctx,
         };
         self.ops.read(rd, ev);
     }

@@ -184,7 +184,8 @@ F:	rust/helpers/perf.c"
 commit 1-helpers.txt
 
 # 2: the abstractions.
-copy rust/kernel/perf.rs rust/kernel/perf/attr.rs rust/kernel/perf/event.rs rust/kernel/perf/pmu.rs
+copy rust/kernel/perf.rs rust/kernel/perf/attr.rs rust/kernel/perf/context.rs rust/kernel/perf/event.rs \
+	rust/kernel/perf/pmu.rs
 insert_after rust/kernel/lib.rs 'pub mod pci;' '#[cfg(CONFIG_PERF_EVENTS)]
 pub mod perf;'
 insert_after MAINTAINERS 'F:	rust/helpers/perf.c' 'F:	rust/kernel/perf.rs

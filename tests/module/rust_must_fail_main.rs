@@ -28,7 +28,9 @@ use sys::cpu::{without_irqs, IrqsOff};
 use sys::pci::{self, Binding, Bound, ConfigRegister, Device};
 use sys::perf::EventSlots;
 use sys::rcu;
-use sys::series::perf::{Event, EventFlags, NewEvent, Pmu, Registration, TaskContext};
+use sys::series::perf::{
+    Event, EventFlags, NewEvent, Pmu, ReadContext, Registration, StartStopContext, TaskContext,
+};
 use sys::sync::{new_irq_lock, IrqLock};
 
 /// A register the cases write.
@@ -116,10 +118,11 @@ fn case() {
     let _g = rcu::read_lock();
 }
 
-/// A PMU of the series' `Pmu` trait with the callbacks every PMU has; the
-/// `enable`/`disable` cases below add one or both of the optional pair.
+/// A PMU of the series' `Pmu` trait with the callbacks every PMU has, its
+/// `read` as given; the `enable`/`disable` cases below add one or both of
+/// the optional pair.
 macro_rules! pmu_with {
-    ($name:ident, $($opt:tt)*) => {
+    ($name:ident, fn read $read_args:tt $read_body:block $($opt:tt)*) => {
         /// A PMU the cases register.
         struct $name;
 
@@ -131,9 +134,6 @@ macro_rules! pmu_with {
             type EventData = u64;
 
             fn event_init(&self, event: &mut NewEvent) -> Result<u64> {
-                if !event.is_for_this_pmu() {
-                    return Err(ENOENT);
-                }
                 Ok(event.config().config)
             }
 
@@ -142,9 +142,9 @@ macro_rules! pmu_with {
             }
 
             fn del(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-            fn start(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-            fn stop(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-            fn read(&self, _: &Event<Self>, _: &LocalInterruptDisabled) {}
+            fn start(&self, _: &Event<Self>, _: EventFlags, _: &StartStopContext) {}
+            fn stop(&self, _: &Event<Self>, _: EventFlags, _: &StartStopContext) {}
+            fn read $read_args $read_body
             $($opt)*
         }
 
@@ -155,6 +155,13 @@ macro_rules! pmu_with {
                 GFP_KERNEL,
             )?;
             Ok(())
+        }
+    };
+    ($name:ident, $($opt:tt)*) => {
+        pmu_with! {
+            $name,
+            fn read(&self, _: &Event<Self>, _: &ReadContext) {}
+            $($opt)*
         }
     };
 }
@@ -179,4 +186,25 @@ pmu_with! {
 pmu_with! {
     DisableOnly,
     fn disable(&self, _: &LocalInterruptDisabled) {}
+}
+
+/// What needs interrupts off and may not run in NMI: a `SpinLockIrq`'s
+/// `lock_with` (7.x; 6.12 has none) takes the same proof.
+fn irq_safe_lock(_: &LocalInterruptDisabled) {}
+
+// The well-formed counterpart: `add` has the proof (interrupts off, never
+// NMI).
+#[cfg(fail = "none")]
+fn add_takes_irq_lock(irq: &LocalInterruptDisabled) {
+    irq_safe_lock(irq);
+}
+
+// `read` may run in NMI (a sample of a group with a hardware event, BPF's
+// `perf_event_read_local()`): its token is no proof for an IRQ-safe lock.
+#[cfg(fail = "irq_lock_in_read")]
+pmu_with! {
+    ReadLocks,
+    fn read(&self, _: &Event<Self>, ctx: &ReadContext) {
+        irq_safe_lock(ctx);
+    }
 }

@@ -122,14 +122,12 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
             TaskContext::Software
         },
         scope: if PACKAGE { Scope::Package } else { Scope::None },
+        readable_in_package: false,
     };
 
     type EventData = ();
 
     fn event_init(&self, ev: &mut NewEvent) -> Result<()> {
-        if !ev.info().for_this_pmu {
-            return Err(ENOENT);
-        }
         let code = ev.config().config;
         if code != 0 {
             sys::pr_dbg!(

@@ -4,7 +4,7 @@
 //!
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 
-use super::pmu::Pmu;
+use super::{pmu::Pmu, Scope};
 use crate::{
     bindings,
     cpu::CpuId,
@@ -222,9 +222,12 @@ impl<T: Pmu> Event<T> {
         CpuId::from_i32(unsafe { (*self.as_raw()).cpu })
     }
 
-    /// Adds `delta` to the event's count (`local64_add()` on `event->count`).
+    /// Adds `delta` to the event's count.
     ///
-    /// Like `local64_add()`, this is atomic against other updates made on the same CPU only.
+    /// For a PMU whose events only their own CPU reads, this is `local64_add()`, atomic against
+    /// the updates of that CPU (the only ones). For a PMU that lets other CPUs read
+    /// ([`Pmu::READ_IN_PACKAGE`], or a [`Scope`]), where `read` on one CPU may add while the
+    /// event's CPU does, it is an atomic add across CPUs.
     ///
     /// # Examples
     ///
@@ -236,9 +239,16 @@ impl<T: Pmu> Event<T> {
     /// }
     /// ```
     pub fn count_add(&self, delta: u64) {
-        // SAFETY: The event is live (type invariant); `count` is a `local64_t`. The value is
-        // reinterpreted as the `s64` the counter holds.
-        unsafe { bindings::local64_add(delta as i64, &raw mut (*self.as_raw()).count) };
+        // The value is reinterpreted as the `s64` the counter holds.
+        let delta = delta as i64;
+        if T::READ_IN_PACKAGE || !matches!(T::SCOPE, Scope::None) {
+            // SAFETY: The event is live (type invariant).
+            unsafe { bindings::perf_event_count_add_atomic(self.as_raw(), delta) };
+        } else {
+            // SAFETY: The event is live (type invariant); `count` is a `local64_t`, which only
+            // this CPU updates: no other CPU reads the PMU's events.
+            unsafe { bindings::local64_add(delta, &raw mut (*self.as_raw()).count) };
+        }
     }
 
     /// Returns the counter value the PMU last recorded (`hw.prev_count`).
@@ -351,7 +361,7 @@ impl HwStates {
 /// An event being created, as `event_init` receives it.
 ///
 /// It is not installed yet: it has no driver data and no count, and the PMU may still move it to
-/// another CPU or let other CPUs of its package read it.
+/// another CPU.
 ///
 /// # Invariants
 ///
@@ -408,22 +418,9 @@ impl NewEvent {
     }
 
     /// Whether the event was opened for this PMU (`attr.type` is the PMU's type): perf offers
-    /// events of other types to PMUs that may take them, which refuse them with `ENOENT`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::perf::NewEvent;
-    /// use kernel::prelude::*;
-    ///
-    /// fn mine(event: &NewEvent) -> Result {
-    ///     if !event.is_for_this_pmu() {
-    ///         return Err(ENOENT);
-    ///     }
-    ///     Ok(())
-    /// }
-    /// ```
-    pub fn is_for_this_pmu(&self) -> bool {
+    /// events of other types to PMUs that may take them, which the `event_init` trampoline
+    /// refuses with `ENOENT`.
+    pub(super) fn is_for_this_pmu(&self) -> bool {
         let ev = self.as_raw();
         // SAFETY: The event is live and its `pmu` is the PMU whose `event_init` runs.
         unsafe { (*ev).attr.type_ == (*(*ev).pmu).type_ as u32 }
@@ -513,18 +510,8 @@ impl NewEvent {
     }
 
     /// Lets any CPU of the package of the event's CPU read the event while it counts
-    /// (`PERF_EV_CAP_READ_ACTIVE_PKG`): [`Pmu::read`] may then run on those CPUs.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::perf::NewEvent;
-    ///
-    /// fn package_wide(event: &mut NewEvent) {
-    ///     event.set_readable_in_package();
-    /// }
-    /// ```
-    pub fn set_readable_in_package(&mut self) {
+    /// (`PERF_EV_CAP_READ_ACTIVE_PKG`), for a PMU with [`Pmu::READ_IN_PACKAGE`].
+    pub(super) fn set_readable_in_package(&mut self) {
         // SAFETY: As in `set_cpu`.
         unsafe { (*self.as_raw()).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as i32 };
     }

@@ -6,8 +6,9 @@
 
 use super::{
     attr::{Attr, AttrGroups},
+    context::{ReadContext, StartStopContext},
     event::{Event, NewEvent},
-    Capabilities, EventFlags, Scope, TaskContext,
+    Capabilities, Capability, EventFlags, Scope, TaskContext,
 };
 use crate::{
     bindings,
@@ -23,78 +24,90 @@ use core::marker::PhantomData;
 
 /// The callbacks of a PMU (`struct pmu`).
 ///
-/// Contexts, as perf calls them: `event_init` in process context; `add`, `del`, `start`,
-/// `stop`, `enable` and `disable` on the event's CPU (for `enable` and `disable`: the CPU the
-/// batch of changes is for) with interrupts off; `read` on the event's CPU or, for an event
-/// made readable in its package ([`NewEvent::set_readable_in_package`]), on another CPU of that
-/// package, with interrupts off, possibly in NMI context.
+/// Each callback gets the token of the context perf calls it in:
+/// `event_init` none (process context); `add`, `del`, `enable` and `disable`
+/// `&LocalInterruptDisabled` (interrupts off, on the event's CPU or, for `enable` and `disable`,
+/// the CPU the batch of changes is for; never NMI); `start` and `stop` a [`StartStopContext`]
+/// (on the event's CPU, but also from perf's throttling of the event's group, which may be in
+/// NMI or with interrupts on); `read` a [`ReadContext`] (interrupts off, possibly NMI, on the
+/// event's CPU or, for a PMU that lets other CPUs read, another CPU of its package or scope).
+/// Only the token of `add`, `del`, `enable` and `disable` licenses interrupt-disabling locks.
+/// (On PREEMPT_RT a `SpinLockIrq` sleeps, which perf's raw context lock does not allow there.)
 ///
 /// `enable` and `disable` bracket a batch of `add`, `del`, `start` and `stop` calls on one CPU;
 /// they nest (only the outermost pair reaches the PMU), and perf may call them with none of the
 /// PMU's events on that CPU.
 ///
+/// The abstraction has no overflow interrupt to offer a PMU: every PMU has
+/// `PERF_PMU_CAP_NO_INTERRUPT`, and perf refuses sampling events before `event_init`.
+///
 /// # Examples
 ///
-/// A PMU that counts the nanoseconds its events run for:
+/// A PMU that counts the nanoseconds its events run for. As perf requires, `add` without
+/// [`EventFlag::Start`](super::EventFlag::Start) leaves the event stopped, `del` brings its count
+/// up to date, and a stopped event does not count.
 ///
 /// ```
-/// use kernel::perf::{Capability, Event, EventFlag, EventFlags, NewEvent, Pmu, TaskContext};
 /// use kernel::interrupt::LocalInterruptDisabled;
+/// use kernel::perf::{
+///     Event, EventFlag, EventFlags, HwState, HwStates, NewEvent, Pmu, ReadContext,
+///     StartStopContext, TaskContext,
+/// };
 /// use kernel::prelude::*;
-/// use kernel::time::{Instant, Monotonic};
 ///
-/// struct Clock {
-///     epoch: Instant<Monotonic>,
-/// }
+/// struct Clock;
 ///
 /// impl Clock {
-///     fn now(&self) -> u64 {
-///         self.epoch.elapsed().as_nanos() as u64
+///     fn update(ev: &Event<Self>, now: u64) {
+///         let prev = ev.prev_count_xchg(now);
+///         ev.count_add(now.saturating_sub(prev));
 ///     }
 /// }
 ///
 /// #[vtable]
 /// impl Pmu for Clock {
-///     const CAPABILITIES: kernel::perf::Capabilities =
-///         kernel::perf::Capabilities::empty();
+///     const CAPABILITIES: kernel::perf::Capabilities = kernel::perf::Capabilities::empty();
 ///     const TASK_CONTEXT: TaskContext = TaskContext::Software;
 ///     type EventData = ();
 ///
 ///     fn event_init(&self, event: &mut NewEvent) -> Result<()> {
-///         if !event.is_for_this_pmu() {
-///             return Err(ENOENT);
-///         }
-///         if event.is_sampling() || event.config().config != 0 {
+///         if event.config().config != 0 {
 ///             return Err(EINVAL);
 ///         }
 ///         Ok(())
 ///     }
 ///
 ///     fn add(&self, ev: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) -> Result {
+///         ev.set_state(HwState::Stopped | HwState::UpToDate);
 ///         if flags.contains(EventFlag::Start) {
-///             self.start(ev, flags, irq);
+///             self.start(ev, flags, StartStopContext::from_irqs_off(irq));
 ///         }
 ///         Ok(())
 ///     }
 ///
-///     fn del(&self, ev: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
-///         self.stop(ev, flags, irq);
+///     fn del(&self, ev: &Event<Self>, _flags: EventFlags, irq: &LocalInterruptDisabled) {
+///         let ctx = StartStopContext::from_irqs_off(irq);
+///         self.stop(ev, EventFlag::Update.into(), ctx);
 ///     }
 ///
-///     fn start(&self, ev: &Event<Self>, _flags: EventFlags, _irq: &LocalInterruptDisabled) {
-///         ev.prev_count_set(self.now());
+///     fn start(&self, ev: &Event<Self>, _flags: EventFlags, ctx: &StartStopContext) {
+///         ev.prev_count_set(ctx.mono_fast_ns());
+///         ev.set_state(HwStates::empty());
 ///     }
 ///
-///     fn stop(&self, ev: &Event<Self>, _flags: EventFlags, irq: &LocalInterruptDisabled) {
-///         self.read(ev, irq);
+///     fn stop(&self, ev: &Event<Self>, _flags: EventFlags, ctx: &StartStopContext) {
+///         if !ev.state().contains(HwState::Stopped) {
+///             Self::update(ev, ctx.mono_fast_ns());
+///         }
+///         ev.set_state(HwState::Stopped | HwState::UpToDate);
 ///     }
 ///
-///     fn read(&self, ev: &Event<Self>, _irq: &LocalInterruptDisabled) {
-///         let now = self.now();
-///         ev.count_add(now.wrapping_sub(ev.prev_count_xchg(now)));
+///     fn read(&self, ev: &Event<Self>, ctx: &ReadContext) {
+///         if !ev.state().contains(HwState::Stopped) {
+///             Self::update(ev, ctx.mono_fast_ns());
+///         }
 ///     }
 /// }
-/// # let _ = Capability::NoInterrupt;
 /// ```
 #[vtable]
 pub trait Pmu: Send + Sync + Sized + 'static {
@@ -140,6 +153,22 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     /// ```
     const SCOPE: Scope = Scope::None;
 
+    /// Whether any CPU of the package of an event's CPU may read the event while it counts
+    /// (`PERF_EV_CAP_READ_ACTIVE_PKG` on every event of the PMU): [`Pmu::read`] may then run on
+    /// those CPUs, as it may on the CPUs of a [`Scope`].
+    ///
+    /// For such a PMU, and one with a scope, [`Event::count_add`] is an atomic add that other
+    /// CPUs' adds cannot lose; otherwise it is `local64_add()`, atomic on the event's CPU only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// // Counters of a package-wide block, which every CPU of the package can read.
+    /// const READ_IN_PACKAGE: bool = true;
+    /// # let _ = READ_IN_PACKAGE;
+    /// ```
+    const READ_IN_PACKAGE: bool = false;
+
     /// What the PMU keeps for each of its events: [`Pmu::event_init`] returns it, every later
     /// callback borrows it ([`Event::data`]).
     ///
@@ -159,7 +188,12 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     /// ```
     type EventData: Send + Sync;
 
-    /// Checks a new event and returns its data; `ENOENT` for an event of another PMU.
+    /// Checks a new event of this PMU and returns its data.
+    ///
+    /// It only sees events opened for this PMU (`attr.type` is its type): the abstraction
+    /// answers `ENOENT` for the others, so that perf offers them to other PMUs. An `ENOENT`
+    /// returned from here becomes `EINVAL` (perf would otherwise look for another PMU for an
+    /// event that is this one's).
     ///
     /// # Examples
     ///
@@ -169,9 +203,6 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     ///
     /// // The usual checks, for a PMU whose event code is `config:0-7`.
     /// fn event_init(event: &mut NewEvent) -> Result<u8> {
-    ///     if !event.is_for_this_pmu() {
-    ///         return Err(ENOENT);
-    ///     }
     ///     if event.is_per_task() || event.cpu().is_none() {
     ///         return Err(EINVAL);
     ///     }
@@ -201,17 +232,21 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::{Event, EventFlag, EventFlags, Pmu};
+    /// use kernel::perf::{Event, EventFlag, EventFlags, Pmu, StartStopContext};
     /// use kernel::interrupt::LocalInterruptDisabled;
     ///
     /// // `del` usually stops the event with an update, then frees its counter.
     /// fn del<T: Pmu>(pmu: &T, event: &Event<T>, irq: &LocalInterruptDisabled) {
-    ///     pmu.stop(event, EventFlags::from(EventFlag::Update), irq);
+    ///     let ctx = StartStopContext::from_irqs_off(irq);
+    ///     pmu.stop(event, EventFlags::from(EventFlag::Update), ctx);
     /// }
     /// ```
     fn del(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
 
     /// Starts counting.
+    ///
+    /// Besides `add`'s, perf calls it from the tick and from a period change, to start a
+    /// throttled group again (see [`StartStopContext`]).
     ///
     /// # Examples
     ///
@@ -224,9 +259,13 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     ///     event.set_state(HwStates::empty());
     /// }
     /// ```
-    fn start(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
+    fn start(&self, event: &Event<Self>, flags: EventFlags, ctx: &StartStopContext);
 
     /// Stops counting, updating the count if `flags` has [`Update`](super::EventFlag::Update).
+    ///
+    /// Besides `del`'s, perf calls it without `Update` to throttle the event's group when one of
+    /// its members overflowed too often: in NMI for a hardware event, with interrupts on for a
+    /// software event counted in task context (see [`StartStopContext`]).
     ///
     /// # Examples
     ///
@@ -242,9 +281,12 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     ///     event.set_state(HwState::Stopped | HwState::UpToDate);
     /// }
     /// ```
-    fn stop(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled);
+    fn stop(&self, event: &Event<Self>, flags: EventFlags, ctx: &StartStopContext);
 
     /// Updates the event's count from its counter.
+    ///
+    /// It may run in NMI (a sample of a group with a hardware event, `perf_event_read_local()`):
+    /// only NMI-safe code, which the [`ReadContext`] token is made for.
     ///
     /// # Examples
     ///
@@ -257,7 +299,7 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     ///     event.count_add(counter.wrapping_sub(prev) & ((1 << 48) - 1));
     /// }
     /// ```
-    fn read(&self, event: &Event<Self>, irq: &LocalInterruptDisabled);
+    fn read(&self, event: &Event<Self>, ctx: &ReadContext);
 
     /// Lets the PMU's counters on this CPU run after a batch of changes (`pmu_enable`).
     ///
@@ -337,45 +379,50 @@ impl<T: Pmu> Adapter<T> {
         unsafe { &(*crate::container_of!(pmu, Registration<T>, pmu)).ops }
     }
 
-    /// Returns what a callback other than `event_init` passes on: the PMU object, the event
-    /// and the proof that interrupts are off.
+    /// Returns the PMU object and the event of a callback other than `event_init`.
     ///
     /// # Safety
     ///
-    /// `ev` must be the event perf passed to the running callback of a registered `T` PMU,
-    /// called with interrupts off, and the references must not outlive that callback.
-    unsafe fn parts<'a>(
-        ev: *mut bindings::perf_event,
-    ) -> (&'a T, &'a Event<T>, &'a LocalInterruptDisabled) {
-        // SAFETY: By the function's safety requirements, the event is live for `'a`, its `pmu`
-        // is the registration's, its `event_init` succeeded (perf calls no other callback
-        // otherwise) and interrupts are off for `'a`.
-        unsafe {
-            (
-                Self::ops((*ev).pmu),
-                Event::from_raw(ev),
-                LocalInterruptDisabled::assume_disabled(),
-            )
-        }
+    /// `ev` must be the event perf passed to the running callback of a registered `T` PMU, and
+    /// the references must not outlive that callback.
+    unsafe fn parts<'a>(ev: *mut bindings::perf_event) -> (&'a T, &'a Event<T>) {
+        // SAFETY: By the function's safety requirements, the event is live for `'a` and its `pmu`
+        // is the registration's.
+        let ops = unsafe { Self::ops((*ev).pmu) };
+        // SAFETY: As above; its `event_init` succeeded (perf calls no other callback otherwise).
+        let ev = unsafe { Event::from_raw(ev) };
+        (ops, ev)
     }
 
     /// # Safety
     ///
-    /// Called by perf with a new event of a [`Registration<T>`].
+    /// Called by perf with a new event whose `pmu` is a [`Registration<T>`]'s.
     unsafe extern "C" fn event_init_callback(ev: *mut bindings::perf_event) -> c_int {
         from_result(|| {
-            // SAFETY: perf calls `event_init` with an event whose `pmu` is this PMU, alive and
-            // not yet published for the call.
-            let (ops, new) = unsafe { (Self::ops((*ev).pmu), NewEvent::from_raw(ev)) };
-            let data = KBox::new(ops.event_init(new)?, GFP_KERNEL)?;
+            // SAFETY: perf calls `event_init` with an event whose `pmu` is this PMU, alive for
+            // the call.
+            let ops = unsafe { Self::ops((*ev).pmu) };
+            // SAFETY: The event is not yet published: the call is its only user.
+            let new = unsafe { NewEvent::from_raw(ev) };
+            // perf offers raw and hardware events to every PMU until one takes them.
+            if !new.is_for_this_pmu() {
+                return Err(ENOENT);
+            }
+            // An `ENOENT` would make perf look for another PMU for an event that is this one's.
+            let data = ops
+                .event_init(new)
+                .map_err(|e| if e == ENOENT { EINVAL } else { e })?;
+            let data = KBox::new(data, GFP_KERNEL)?;
+            if T::READ_IN_PACKAGE {
+                new.set_readable_in_package();
+            }
             // INVARIANT: From here the event's `pmu_private` points to its data, which its
             // `destroy` frees: perf calls `destroy` once for an event whose `event_init`
             // succeeded, whether it fails later, is freed or is revoked.
-            // SAFETY: The event is not yet published: nothing else uses these fields.
-            unsafe {
-                (*ev).pmu_private = KBox::into_raw(data).cast();
-                (*ev).destroy = Some(Self::destroy_callback);
-            }
+            // SAFETY: The event is not yet published: nothing else uses the field.
+            unsafe { (*ev).pmu_private = KBox::into_raw(data).cast() };
+            // SAFETY: As above.
+            unsafe { (*ev).destroy = Some(Self::destroy_callback) };
             Ok(0)
         })
     }
@@ -393,12 +440,15 @@ impl<T: Pmu> Adapter<T> {
 
     /// # Safety
     ///
-    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off, on the
+    /// event's CPU (`event_sched_in()`, under the context's raw lock).
     unsafe extern "C" fn add_callback(ev: *mut bindings::perf_event, flags: c_int) -> c_int {
         from_result(|| {
             // SAFETY: perf calls `add` with an event of this PMU, live for the call, whose
-            // `event_init` succeeded, with interrupts off.
-            let (ops, ev, irq) = unsafe { Self::parts(ev) };
+            // `event_init` succeeded.
+            let (ops, ev) = unsafe { Self::parts(ev) };
+            // SAFETY: perf calls `add` with interrupts off, for the call.
+            let irq = unsafe { LocalInterruptDisabled::assume_disabled() };
             ops.add(ev, EventFlags::from_raw(flags), irq)?;
             Ok(0)
         })
@@ -406,48 +456,60 @@ impl<T: Pmu> Adapter<T> {
 
     /// # Safety
     ///
-    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off, on the
+    /// event's CPU (`event_sched_out()`, under the context's raw lock).
     unsafe extern "C" fn del_callback(ev: *mut bindings::perf_event, flags: c_int) {
         // SAFETY: As in `add_callback`.
-        let (ops, ev, irq) = unsafe { Self::parts(ev) };
+        let (ops, ev) = unsafe { Self::parts(ev) };
+        // SAFETY: perf calls `del` with interrupts off, for the call.
+        let irq = unsafe { LocalInterruptDisabled::assume_disabled() };
         ops.del(ev, EventFlags::from_raw(flags), irq);
     }
 
     /// # Safety
     ///
-    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    /// Called by perf with an event of a [`Registration<T>`], on the event's CPU without
+    /// sleeping (in NMI, with interrupts on or off: see [`StartStopContext`]).
     unsafe extern "C" fn start_callback(ev: *mut bindings::perf_event, flags: c_int) {
         // SAFETY: As in `add_callback`.
-        let (ops, ev, irq) = unsafe { Self::parts(ev) };
-        ops.start(ev, EventFlags::from_raw(flags), irq);
+        let (ops, ev) = unsafe { Self::parts(ev) };
+        // SAFETY: perf calls `start` on one CPU, without sleeping, for the call.
+        let ctx = unsafe { StartStopContext::assume() };
+        ops.start(ev, EventFlags::from_raw(flags), ctx);
     }
 
     /// # Safety
     ///
-    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    /// Called by perf with an event of a [`Registration<T>`], as `start_callback`.
     unsafe extern "C" fn stop_callback(ev: *mut bindings::perf_event, flags: c_int) {
         // SAFETY: As in `add_callback`.
-        let (ops, ev, irq) = unsafe { Self::parts(ev) };
-        ops.stop(ev, EventFlags::from_raw(flags), irq);
+        let (ops, ev) = unsafe { Self::parts(ev) };
+        // SAFETY: perf calls `stop` on one CPU, without sleeping, for the call.
+        let ctx = unsafe { StartStopContext::assume() };
+        ops.stop(ev, EventFlags::from_raw(flags), ctx);
     }
 
     /// # Safety
     ///
-    /// Called by perf with an event of a [`Registration<T>`], with interrupts off.
+    /// Called by perf with an event of a [`Registration<T>`], with interrupts off, possibly in
+    /// NMI (see [`ReadContext`]).
     unsafe extern "C" fn read_callback(ev: *mut bindings::perf_event) {
-        // SAFETY: perf reads an event of this PMU, live for the call, whose `event_init`
-        // succeeded, with interrupts off (a cross-CPU call, a local read with interrupts
-        // saved, or an NMI).
-        let (ops, ev, irq) = unsafe { Self::parts(ev) };
-        ops.read(ev, irq);
+        // SAFETY: As in `add_callback`.
+        let (ops, ev) = unsafe { Self::parts(ev) };
+        // SAFETY: perf reads with interrupts off (a cross-CPU call, a local read with interrupts
+        // saved, or an NMI), for the call.
+        let ctx = unsafe { ReadContext::assume() };
+        ops.read(ev, ctx);
     }
 
     /// # Safety
     ///
     /// Called by perf with the `struct pmu` of a [`Registration<T>`], with interrupts off.
     unsafe extern "C" fn enable_callback(pmu: *mut bindings::pmu) {
-        // SAFETY: perf passes this PMU, with interrupts off for the call.
-        let (ops, irq) = unsafe { (Self::ops(pmu), LocalInterruptDisabled::assume_disabled()) };
+        // SAFETY: perf passes this PMU, registered for the call.
+        let ops = unsafe { Self::ops(pmu) };
+        // SAFETY: perf calls `pmu_enable` with interrupts off, for the call.
+        let irq = unsafe { LocalInterruptDisabled::assume_disabled() };
         ops.enable(irq);
     }
 
@@ -455,8 +517,10 @@ impl<T: Pmu> Adapter<T> {
     ///
     /// Called by perf with the `struct pmu` of a [`Registration<T>`], with interrupts off.
     unsafe extern "C" fn disable_callback(pmu: *mut bindings::pmu) {
-        // SAFETY: perf passes this PMU, with interrupts off for the call.
-        let (ops, irq) = unsafe { (Self::ops(pmu), LocalInterruptDisabled::assume_disabled()) };
+        // SAFETY: perf passes this PMU, registered for the call.
+        let ops = unsafe { Self::ops(pmu) };
+        // SAFETY: perf calls `pmu_disable` with interrupts off, for the call.
+        let irq = unsafe { LocalInterruptDisabled::assume_disabled() };
         ops.disable(irq);
     }
 
@@ -485,7 +549,8 @@ impl<T: Pmu> Adapter<T> {
             module: module.as_ptr(),
             attr_groups: groups,
             task_ctx_nr: T::TASK_CONTEXT.as_raw(),
-            capabilities: u32::from(T::CAPABILITIES) as c_int,
+            // No overflow interrupt to offer: perf refuses sampling events for every PMU.
+            capabilities: u32::from(T::CAPABILITIES.with(Capability::NoInterrupt)) as c_int,
             scope: T::SCOPE.as_raw(),
             event_init: Some(Self::event_init_callback),
             add: Some(Self::add_callback),
@@ -539,8 +604,11 @@ impl EventFlags {
 /// # Examples
 ///
 /// ```
-/// use kernel::perf::{Attr, Event, EventFlags, NewEvent, Pmu, Registration, TaskContext};
 /// use kernel::interrupt::LocalInterruptDisabled;
+/// use kernel::perf::{
+///     Attr, Event, EventFlags, NewEvent, Pmu, ReadContext, Registration, StartStopContext,
+///     TaskContext,
+/// };
 /// use kernel::prelude::*;
 ///
 /// struct Nothing;
@@ -552,9 +620,6 @@ impl EventFlags {
 ///     type EventData = u64;
 ///
 ///     fn event_init(&self, event: &mut NewEvent) -> Result<u64> {
-///         if !event.is_for_this_pmu() {
-///             return Err(ENOENT);
-///         }
 ///         Ok(event.config().config)
 ///     }
 ///
@@ -563,9 +628,9 @@ impl EventFlags {
 ///     }
 ///
 ///     fn del(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-///     fn start(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-///     fn stop(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-///     fn read(&self, _: &Event<Self>, _: &LocalInterruptDisabled) {}
+///     fn start(&self, _: &Event<Self>, _: EventFlags, _: &StartStopContext) {}
+///     fn stop(&self, _: &Event<Self>, _: EventFlags, _: &StartStopContext) {}
+///     fn read(&self, _: &Event<Self>, _: &ReadContext) {}
 /// }
 ///
 /// let formats = [Attr { name: c"event", value: c"config:0-7" }];
