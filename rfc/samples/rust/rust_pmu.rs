@@ -4,7 +4,8 @@
 //! which its events run.
 //!
 //! Per-task and per-CPU counting events are accepted, sampling events and `exclude_*` filters
-//! are not. With the module loaded:
+//! are not. The PMU is registered under a faux device of the same name, whose unbinding
+//! unregisters it. With the module loaded:
 //!
 //! ```sh
 //! perf stat -e rust_pmu/ns/ -- sleep 1
@@ -12,6 +13,7 @@
 //! ```
 
 use kernel::{
+    faux,
     interrupt::LocalInterruptDisabled,
     perf::{
         Attr,
@@ -88,7 +90,7 @@ impl Pmu for Clock {
     const TASK_CONTEXT: TaskContext = TaskContext::Software;
     type EventData = ();
 
-    fn event_init(&self, event: &mut NewEvent) -> Result {
+    fn event_init(&self, event: &mut NewEvent<Self>) -> Result {
         if !event.is_for_this_pmu() {
             return Err(ENOENT);
         }
@@ -131,19 +133,25 @@ impl Pmu for Clock {
     }
 }
 
-#[pin_data]
+/// The module: the faux device the PMU is registered under, which owns the registration.
 struct RustPmuModule {
-    #[pin]
-    pmu: Registration<Clock>,
+    _dev: faux::Registration,
 }
 
-impl kernel::InPlaceModule for RustPmuModule {
-    fn init(module: &'static ThisModule) -> impl PinInit<Self, Error> {
+impl kernel::Module for RustPmuModule {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        let dev = faux::Registration::new(c"rust_pmu", None)?;
         let clock = Clock {
             epoch: Instant::now(),
         };
-        try_pin_init!(Self {
-            pmu <- Registration::new(module, c"rust_pmu", clock, FORMATS, EVENTS),
-        })
+        Registration::new_foreign_owned(
+            dev.as_ref().as_ref(),
+            module,
+            c"rust_pmu",
+            clock,
+            FORMATS,
+            EVENTS,
+        )?;
+        Ok(Self { _dev: dev })
     }
 }
