@@ -41,8 +41,7 @@ use kernel::str::{CStr, CString};
 use kernel::ThisModule;
 
 pub use generic::{
-    Capabilities, Capability, Config, EventFlag, EventFlags, GroupMember, HwState, HwStates, Scope,
-    TaskContext,
+    Capabilities, Capability, Config, EventFlag, EventFlags, HwState, HwStates, Scope, TaskContext,
 };
 pub use slots::EventSlots;
 
@@ -75,9 +74,9 @@ const NO_PACKAGE: usize = usize::MAX;
 /// No entry of an [`EventSlots`] holds the event.
 const NO_ENTRY: usize = usize::MAX;
 
-/// What the layer keeps for each event (the series' per-event data): the
-/// PMU's data `D`, the entry that holds the event and the package it was
-/// added on.
+/// What the layer keeps for each event (the series' per-event data, in a
+/// `KBox`): the PMU's data `D`, the entry that holds the event and the
+/// package it was added on.
 ///
 /// # Invariants
 ///
@@ -267,10 +266,10 @@ pub struct EventInfo {
 /// An event being created: what `event_init` receives (the series'
 /// `NewEvent`, with CPUs as this layer's [`CpuId`]).
 #[repr(transparent)]
-pub struct NewEvent(generic::NewEvent);
+pub struct NewEvent<T: PmuOps>(generic::NewEvent<Policy<T>>);
 
-impl NewEvent {
-    fn from_generic(ev: &mut generic::NewEvent) -> &mut Self {
+impl<T: PmuOps> NewEvent<T> {
+    fn from_generic(ev: &mut generic::NewEvent<Policy<T>>) -> &mut Self {
         // SAFETY: `NewEvent` is a transparent wrapper of the series' one, borrowed for as long.
         unsafe { &mut *core::ptr::from_mut(ev).cast::<Self>() }
     }
@@ -301,9 +300,37 @@ impl NewEvent {
     /// software context, where perf does not lock the group. Leaving out
     /// the members that are off (or in error, or gone) is this driver's
     /// policy, as x86's C uncore driver does; the series shows them all.
-    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
-        self.0
-            .for_each_group_member(|m| if m.state().is_enabled() { f(m) } else { Ok(()) })
+    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember<T>) -> Result) -> Result {
+        self.0.for_each_group_member(|m| {
+            if m.state().is_enabled() {
+                f(GroupMember::from_generic(m))
+            } else {
+                Ok(())
+            }
+        })
+    }
+}
+
+/// Another member of a new event's group, of the same PMU (the series'
+/// `GroupMember`).
+#[repr(transparent)]
+pub struct GroupMember<T: PmuOps>(generic::GroupMember<Policy<T>>);
+
+impl<T: PmuOps> GroupMember<T> {
+    fn from_generic(m: &generic::GroupMember<Policy<T>>) -> &Self {
+        // SAFETY: `GroupMember` is a transparent wrapper of the series' one, borrowed for as
+        // long.
+        unsafe { &*core::ptr::from_ref(m).cast::<Self>() }
+    }
+
+    /// The member's `config`, `config1` and `config2`.
+    pub fn config(&self) -> Config {
+        self.0.config()
+    }
+
+    /// The data the member's `event_init` returned.
+    pub fn data(&self) -> T::EventData {
+        self.0.data().data
     }
 }
 
@@ -335,7 +362,7 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
     /// it, every later callback reads it ([`Event::data`]).
     type EventData: Copy + Send + Sync + 'static;
     /// Validates a new event and returns its data.
-    fn event_init(&self, ev: &mut NewEvent) -> Result<Self::EventData>;
+    fn event_init(&self, ev: &mut NewEvent<Self>) -> Result<Self::EventData>;
     /// Schedules the event on a counter; `entry` lets it be put in an
     /// [`EventSlots`] entry until its `del`.
     fn add(
@@ -365,7 +392,8 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
     /// The CPUs the PMU's `cpumask` file shows, for a PMU that handles
-    /// CPUs itself ([`Scope::None`]); a PMU without it has no such file.
+    /// CPUs itself ([`Scope::None`]), as they are each time the file is
+    /// read; a PMU without it has no such file.
     fn cpumask(&self) -> &CpuMask {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
@@ -413,9 +441,9 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
     const HAS_ENABLE: bool = T::HAS_ENABLE;
     const HAS_DISABLE: bool = T::HAS_DISABLE;
     const HAS_CPUMASK: bool = T::HAS_CPUMASK;
-    type EventData = State<T::EventData>;
+    type EventData = KBox<State<T::EventData>>;
 
-    fn event_init(&self, ev: &mut generic::NewEvent) -> Result<State<T::EventData>> {
+    fn event_init(&self, ev: &mut generic::NewEvent<Self>) -> Result<KBox<State<T::EventData>>> {
         // Counted before the check, which the drop makes after closing: either this sees the
         // registration closing, or the drop sees this event. An error drops the count.
         let live = Live::new(&self.live);
@@ -424,13 +452,14 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         }
         let data = self.ops.event_init(NewEvent::from_generic(ev))?;
         // INVARIANT: In no entry yet; `live` is counted.
-        Ok(State {
+        let state = State {
             data,
             idx: AtomicUsize::new(NO_ENTRY),
             pkg: AtomicUsize::new(NO_PACKAGE),
             slots: AtomicPtr::new(null_mut()),
             _live: live,
-        })
+        };
+        Ok(KBox::new(state, GFP_KERNEL)?)
     }
 
     fn add(
@@ -500,10 +529,9 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         with_irqs_off(irq, |irq| self.ops.disable(irq));
     }
 
-    fn cpumask(&self) -> &Cpumask {
-        let mask = self.ops.cpumask();
-        // SAFETY: `CpuMask` has the layout of a `struct cpumask` and lives as long as `self`.
-        unsafe { Cpumask::from_raw(mask.as_raw().cast()) }
+    fn cpumask(&self, mask: &mut Cpumask) {
+        // SAFETY: `mask` is a `struct cpumask`, borrowed mutably for the call.
+        unsafe { self.ops.cpumask().copy_to(mask.as_raw().cast()) };
     }
 }
 
@@ -552,7 +580,10 @@ impl<T: PmuOps> Registration<T> {
                 }
             }
             let (f, e) = attrs.split_at(formats.len());
-            Ok(generic::Registration::new(module, name, policy, f, e))
+            // A value initialises itself, infallibly.
+            Ok(generic::Registration::new::<core::convert::Infallible>(
+                module, name, policy, f, e,
+            ))
         });
         let pmu_name = CString::try_from(name);
         try_pin_init!(Self { pmu <- pmu?, pmu_name: pmu_name? }? Error)

@@ -201,7 +201,8 @@ insert_before samples/rust/Kconfig 'config SAMPLE_RUST_DMA' 'config SAMPLE_RUST_
 	depends on PERF_EVENTS
 	help
 	  This option builds the Rust perf PMU sample: a software PMU,
-	  rust_pmu, that counts the nanoseconds its events run for.
+	  rust_pmu, that counts the nanoseconds its events run for,
+	  registered under a faux device of the same name.
 
 	  To compile this as a module, choose M here:
 	  the module will be called rust_pmu.

@@ -713,7 +713,7 @@ impl<R: Backend> UncorePmu<R> {
 
     /// Checks that `enc` and the other members of `ev`'s group fit this box
     /// together: its slots, its shared registers and its counters.
-    fn validate_group(&self, ev: &NewEvent, enc: Encoded) -> Result {
+    fn validate_group(&self, ev: &NewEvent<Self>, enc: Encoded) -> Result {
         let mut shared = Shared::default();
         let mut schedule = Schedule::new();
         let mut slots = 0;
@@ -773,7 +773,7 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
 
     type EventData = EventBox;
 
-    fn event_init(&self, ev: &mut NewEvent) -> Result<EventBox> {
+    fn event_init(&self, ev: &mut NewEvent<Self>) -> Result<EventBox> {
         let info = ev.info();
         if info.sampling {
             return Err(self.refuse(format_args!("sampling is not supported")));

@@ -15,7 +15,7 @@ pub mod sys;
 // The kernel crate's paths the perf abstraction's files name (`crate::…`).
 #[path = "../../rust/kcrate.rs"]
 pub mod kcrate;
-pub use kcrate::{bindings, cpu, cpumask, error, interrupt, prelude, str, types};
+pub use kcrate::{bindings, cpu, cpumask, device, devres, error, interrupt, prelude, str, types};
 pub(crate) use kcrate::{container_of, impl_flags, warn_on};
 
 /// The prefix of the kernel messages the layer prints (a `module!` crate
@@ -131,10 +131,10 @@ macro_rules! pmu_with {
             const CAPABILITIES: sys::series::perf::Capabilities =
                 sys::series::perf::Capabilities::empty();
             const TASK_CONTEXT: TaskContext = TaskContext::Invalid;
-            type EventData = u64;
+            type EventData = KBox<u64>;
 
-            fn event_init(&self, event: &mut NewEvent) -> Result<u64> {
-                Ok(event.config().config)
+            fn event_init(&self, event: &mut NewEvent<Self>) -> Result<KBox<u64>> {
+                Ok(KBox::new(event.config().config, GFP_KERNEL)?)
             }
 
             fn add(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) -> Result {
@@ -151,7 +151,13 @@ macro_rules! pmu_with {
         /// Registers the PMU (which builds its `struct pmu`).
         pub fn register(module: &'static ThisModule) -> Result {
             let _pmu = KBox::pin_init(
-                Registration::new(module, kernel::c_str!("rust_must_fail"), $name, &[], &[]),
+                Registration::new::<core::convert::Infallible>(
+                    module,
+                    kernel::c_str!("rust_must_fail"),
+                    $name,
+                    &[],
+                    &[],
+                ),
                 GFP_KERNEL,
             )?;
             Ok(())

@@ -197,6 +197,8 @@ int main(void)
 	uint64_t t0, busy, wall, n;
 	int type, fd, fd2, e;
 	const char *s;
+	char link[256];
+	ssize_t len;
 
 	mkdir("/dev", 0755);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
@@ -221,6 +223,14 @@ int main(void)
 	s = first_line(DIR "events/ns.unit");
 	check(!strcmp(s, "ns"), "events/ns.unit is ns (%s)", s);
 	check(access(DIR "cpumask", F_OK) != 0, "no cpumask file (no scope, no cpumask callback)");
+	/*
+	 * Registered under its faux device (Registration::new_foreign_owned()
+	 * sets pmu->parent): the PMU's device is that device's child.
+	 */
+	len = readlink("/sys/bus/event_source/devices/rust_pmu", link, sizeof(link) - 1);
+	link[len > 0 ? len : 0] = 0;
+	check(strstr(link, "/devices/faux/rust_pmu/rust_pmu") != NULL,
+	      "the PMU's device is a child of the faux device rust_pmu (%s)", link);
 
 	/* A task event counts while the task runs: busy 100 ms, then sleep 100 ms. */
 	fd = open_event(type, 0, 0, -1, -1, 0, 0);

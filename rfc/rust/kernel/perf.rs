@@ -3,13 +3,17 @@
 //! Performance monitoring units (PMUs) for perf events.
 //!
 //! A PMU driver implements [`Pmu`], a `#[vtable]` trait with one method per `struct pmu`
-//! callback, and registers it with [`Registration`], which owns the `struct pmu` and its sysfs
-//! attributes (`format/`, `events/` and, for a PMU that has one, `cpumask`) and unregisters it
-//! when dropped. The callbacks receive the event as an [`Event`] borrowed for the call, or, in
-//! `event_init`, as a [`NewEvent`] that can still be changed and checked against its group.
+//! callback, and registers it with [`Registration`], which initialises the driver's PMU object
+//! in place, owns it with the `struct pmu` and its sysfs attributes (`format/`, `events/` and,
+//! for a PMU that has one, `cpumask`), and unregisters the PMU when dropped, or, for a PMU of a
+//! device, when the device is unbound. The callbacks receive the event as an [`Event`] borrowed
+//! for the call, or, in `event_init`, as a [`NewEvent`] that can still be changed and checked
+//! against its group.
 //!
-//! An event's driver data ([`Pmu::EventData`]) is allocated when `event_init` succeeds and
-//! freed when perf destroys the event; every later callback borrows it.
+//! An event's driver data ([`Pmu::EventData`], any `ForeignOwnable`: a `KBox`, an `Arc`, `()`)
+//! is what `event_init` returns; perf holds it for the event, every later callback (and the
+//! group checks of later events) borrows it, and [`Pmu::destroy`] gets it back when perf
+//! destroys the event.
 //!
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 //!

@@ -6,7 +6,8 @@
 //! Per-task and per-CPU counting events are accepted, sampling events and `exclude_*` filters
 //! are not. An event may be a member of a sampling group, whose samples read it from the
 //! leader's overflow: in NMI for a hardware leader, so the clock is the NMI-safe
-//! `ktime_get_mono_fast_ns()`. With the module loaded:
+//! `ktime_get_mono_fast_ns()`. The PMU is registered under a faux device of the same name, whose
+//! unbinding unregisters it. With the module loaded:
 //!
 //! ```sh
 //! perf stat -e rust_pmu/ns/ -- sleep 1
@@ -15,6 +16,7 @@
 //! ```
 
 use kernel::{
+    faux,
     interrupt::LocalInterruptDisabled,
     perf::{
         Attr,
@@ -79,7 +81,7 @@ impl Pmu for Clock {
     const TASK_CONTEXT: TaskContext = TaskContext::Software;
     type EventData = ();
 
-    fn event_init(&self, event: &mut NewEvent) -> Result {
+    fn event_init(&self, event: &mut NewEvent<Self>) -> Result {
         if event.config().config != 0 {
             pr_debug!("unknown event code {:#x}\n", event.config().config);
             return Err(EINVAL);
@@ -120,16 +122,22 @@ impl Pmu for Clock {
     }
 }
 
-#[pin_data]
+/// The module: the faux device the PMU is registered under, which owns the registration.
 struct RustPmuModule {
-    #[pin]
-    pmu: Registration<Clock>,
+    _dev: faux::Registration,
 }
 
-impl kernel::InPlaceModule for RustPmuModule {
-    fn init(module: &'static ThisModule) -> impl PinInit<Self, Error> {
-        try_pin_init!(Self {
-            pmu <- Registration::new(module, c"rust_pmu", Clock, FORMATS, EVENTS),
-        })
+impl kernel::Module for RustPmuModule {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        let dev = faux::Registration::new(c"rust_pmu", None)?;
+        Registration::new_foreign_owned(
+            dev.as_ref().as_ref(),
+            module,
+            c"rust_pmu",
+            Clock,
+            FORMATS,
+            EVENTS,
+        )?;
+        Ok(Self { _dev: dev })
     }
 }

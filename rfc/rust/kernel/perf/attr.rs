@@ -8,6 +8,7 @@
 use super::pmu::{Adapter, Pmu};
 use crate::{
     bindings,
+    cpumask::CpumaskVar,
     prelude::*,
     str::CString, //
 };
@@ -138,9 +139,11 @@ unsafe extern "C" fn show_text(
     attr: *mut bindings::device_attribute,
     buf: *mut c_char,
 ) -> isize {
-    // SAFETY: Every attribute with this `show` is the `attr` of a `dev_ext_attribute` whose
-    // `var` is a NUL-terminated string owned by the registration, which outlives its files.
-    let text = unsafe { (*crate::container_of!(attr, bindings::dev_ext_attribute, attr)).var };
+    // SAFETY: Every attribute with this `show` is the `attr` of a `dev_ext_attribute`.
+    let ext = unsafe { crate::container_of!(attr, bindings::dev_ext_attribute, attr) };
+    // SAFETY: That `dev_ext_attribute` belongs to the registration, which outlives its files;
+    // its `var` is a NUL-terminated string the registration owns too.
+    let text = unsafe { (*ext).var };
     // SAFETY: `buf` is the page sysfs passed; the format takes one string.
     unsafe { bindings::sysfs_emit(buf, c"%s\n".as_char_ptr(), text) as isize }
 }
@@ -156,18 +159,25 @@ unsafe extern "C" fn show_cpumask<T: Pmu>(
     _attr: *mut bindings::device_attribute,
     buf: *mut c_char,
 ) -> isize {
+    // SAFETY: sysfs passes the PMU's live device.
+    let pmu = unsafe { (*dev).driver_data };
     // SAFETY: perf sets the driver data of a PMU's device to its `struct pmu`
     // (`pmu_dev_alloc()`), which belongs to a `Registration<T>` while its files exist.
-    let ops = unsafe { Adapter::<T>::ops((*dev).driver_data.cast()) };
-    let mask = ops.cpumask().as_raw();
+    let ops = unsafe { Adapter::<T>::ops(pmu.cast()) };
+    let mut mask = match CpumaskVar::new_zero(GFP_KERNEL) {
+        Ok(mask) => mask,
+        Err(_) => return ENOMEM.to_errno() as isize,
+    };
+    ops.cpumask(&mut mask);
+    let bits = mask.as_raw();
     // SAFETY: `buf` is the page sysfs passed; `%*pbl` takes a bitmap's width and bits
-    // (`cpumask_pr_args()`), and the mask is valid for the call.
+    // (`cpumask_pr_args()`), and the mask lives until the end of the call.
     unsafe {
         bindings::sysfs_emit(
             buf,
             c"%*pbl\n".as_char_ptr(),
             crate::cpu::nr_cpu_ids(),
-            (*mask).bits.as_ptr(),
+            (*bits).bits.as_ptr(),
         ) as isize
     }
 }

@@ -14,11 +14,13 @@ use crate::{
     bindings,
     cpu::CpuId,
     cpumask::Cpumask,
+    device::{Bound, Device},
+    devres,
     error::{from_result, to_result, VTABLE_DEFAULT_ERROR},
     interrupt::LocalInterruptDisabled,
     prelude::*,
     str::CString,
-    types::Opaque, //
+    types::{ForeignOwnable, Opaque}, //
 };
 use core::marker::PhantomData;
 
@@ -70,7 +72,7 @@ use core::marker::PhantomData;
 ///     const TASK_CONTEXT: TaskContext = TaskContext::Software;
 ///     type EventData = ();
 ///
-///     fn event_init(&self, event: &mut NewEvent) -> Result<()> {
+///     fn event_init(&self, event: &mut NewEvent<Self>) -> Result<()> {
 ///         if event.config().config != 0 {
 ///             return Err(EINVAL);
 ///         }
@@ -171,22 +173,38 @@ pub trait Pmu: Send + Sync + Sized + 'static {
 
     /// What the PMU keeps for each of its events: [`Pmu::event_init`] returns it, every later
     /// callback borrows it ([`Event::data`]).
+    /// What the PMU keeps for each of its events, as the pointer perf holds for it
+    /// (`event->pmu_private`): [`Pmu::event_init`] returns it, every later callback borrows it
+    /// ([`Event::data`], [`GroupMember::data`](super::GroupMember::data)) and [`Pmu::destroy`]
+    /// gets it back. A `KBox` gives each event data of its own, an `Arc` lets events share one
+    /// object (as C PMUs share a counter box through `pmu_private`), `()` keeps nothing.
     ///
     /// # Examples
     ///
     /// ```
-    /// use core::sync::atomic::{AtomicU32, Ordering};
+    /// use kernel::perf::{Event, Pmu};
+    /// use kernel::prelude::*;
+    /// use kernel::sync::Arc;
     ///
-    /// // The counter an event was given in `add`, read again in `read` and `del`.
-    /// struct EventData {
-    ///     counter: AtomicU32,
+    /// // The counter box every event of one unit uses: `event_init` returns a reference to it.
+    /// struct CounterBox {
+    ///     base: u32,
     /// }
     ///
-    /// let data = EventData { counter: AtomicU32::new(0) };
-    /// data.counter.store(3, Ordering::Relaxed);
-    /// assert_eq!(data.counter.load(Ordering::Relaxed), 3);
+    /// fn event_init(unit: &Arc<CounterBox>) -> Result<Arc<CounterBox>> {
+    ///     Ok(unit.clone())
+    /// }
+    ///
+    /// fn base<T: Pmu<EventData = Arc<CounterBox>>>(event: &Event<T>) -> u32 {
+    ///     event.data().base
+    /// }
+    ///
+    /// let unit = Arc::new(CounterBox { base: 0xc10 }, GFP_KERNEL)?;
+    /// let data = event_init(&unit)?;
+    /// assert!(Arc::ptr_eq(&unit, &data));
+    /// # Ok::<(), Error>(())
     /// ```
-    type EventData: Send + Sync;
+    type EventData: ForeignOwnable + Send + Sync;
 
     /// Checks a new event of this PMU and returns its data.
     ///
@@ -198,18 +216,48 @@ pub trait Pmu: Send + Sync + Sized + 'static {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     /// use kernel::prelude::*;
     ///
     /// // The usual checks, for a PMU whose event code is `config:0-7`.
-    /// fn event_init(event: &mut NewEvent) -> Result<u8> {
+    /// fn event_init<T: Pmu>(event: &mut NewEvent<T>) -> Result<u8> {
     ///     if event.is_per_task() || event.cpu().is_none() {
     ///         return Err(EINVAL);
     ///     }
     ///     u8::try_from(event.config().config).map_err(|_| EINVAL)
     /// }
     /// ```
-    fn event_init(&self, event: &mut NewEvent) -> Result<Self::EventData>;
+    fn event_init(&self, event: &mut NewEvent<Self>) -> Result<Self::EventData>;
+
+    /// Takes back an event's data when perf destroys the event (`event->destroy`): once per
+    /// event whose [`Pmu::event_init`] succeeded, after the event's last other callback, also
+    /// when perf fails the event after `event_init` or revokes it while the PMU unregisters.
+    /// Without it the data is dropped. Process context.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::sync::atomic::{AtomicU32, Ordering};
+    /// use kernel::prelude::*;
+    /// use kernel::sync::Arc;
+    ///
+    /// // A counter box shared by its events: the last one to go switches it off.
+    /// struct CounterBox {
+    ///     users: AtomicU32,
+    /// }
+    ///
+    /// fn destroy(data: Arc<CounterBox>) -> bool {
+    ///     data.users.fetch_sub(1, Ordering::Relaxed) == 1
+    /// }
+    ///
+    /// let unit = Arc::new(CounterBox { users: AtomicU32::new(2) }, GFP_KERNEL)?;
+    /// assert!(!destroy(unit.clone()));
+    /// assert!(destroy(unit));
+    /// # Ok::<(), Error>(())
+    /// ```
+    fn destroy(&self, _data: Self::EventData) {
+        build_error!(VTABLE_DEFAULT_ERROR)
+    }
 
     /// Schedules the event on a counter, and starts it if `flags` has
     /// [`Start`](super::EventFlag::Start).
@@ -341,24 +389,34 @@ pub trait Pmu: Send + Sync + Sized + 'static {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 
-    /// The CPUs the PMU's `cpumask` file shows, for a PMU without a [`Scope`]: the CPUs its
-    /// CPU-wide events should be opened on. A PMU without it has no such file.
+    /// Sets in `mask`, empty on entry, the CPUs the PMU's `cpumask` file shows, for a PMU
+    /// without a [`Scope`]: the CPUs its CPU-wide events should be opened on. It runs each time
+    /// the file is read, in process context, so the file shows the CPUs as the PMU's hotplug
+    /// callbacks last chose them, under whatever lock the PMU keeps them. A PMU without it has
+    /// no such file.
     ///
     /// # Examples
     ///
     /// ```
-    /// use kernel::cpumask::Cpumask;
+    /// use kernel::cpu::CpuId;
+    /// use kernel::cpumask::{Cpumask, CpumaskVar};
+    /// use kernel::prelude::*;
+    /// use kernel::sync::{new_mutex, Mutex};
     ///
-    /// // The CPUs a PMU reads its counters on, kept up to date by its hotplug callbacks.
-    /// struct Cpus<'a> {
-    ///     readers: &'a Cpumask,
+    /// // The CPU that reads the counters, which the PMU's CPU hotplug callbacks change.
+    /// fn cpumask(reader: &Mutex<Option<CpuId>>, mask: &mut Cpumask) {
+    ///     if let Some(cpu) = *reader.lock() {
+    ///         mask.set(cpu);
+    ///     }
     /// }
     ///
-    /// fn cpumask<'a>(pmu: &Cpus<'a>) -> &'a Cpumask {
-    ///     pmu.readers
-    /// }
+    /// let reader = KBox::pin_init(new_mutex!(CpuId::from_u32(0)), GFP_KERNEL)?;
+    /// let mut mask = CpumaskVar::new_zero(GFP_KERNEL)?;
+    /// cpumask(&reader, &mut mask);
+    /// assert_eq!(mask.weight(), 1);
+    /// # Ok::<(), Error>(())
     /// ```
-    fn cpumask(&self) -> &Cpumask {
+    fn cpumask(&self, _mask: &mut Cpumask) {
         build_error!(VTABLE_DEFAULT_ERROR)
     }
 }
@@ -374,9 +432,12 @@ impl<T: Pmu> Adapter<T> {
     /// `pmu` must be the `struct pmu` of a live [`Registration<T>`], which must outlive `'a`.
     pub(super) unsafe fn ops<'a>(pmu: *mut bindings::pmu) -> &'a T {
         let pmu = pmu.cast::<Opaque<bindings::pmu>>();
-        // SAFETY: By the function's safety requirements, `pmu` is the `pmu` field of a live
-        // `Registration<T>`, which is pinned.
-        unsafe { &(*crate::container_of!(pmu, Registration<T>, pmu)).ops }
+        // SAFETY: By the function's safety requirements, `pmu` is the `pmu` field of a
+        // `Registration<T>`.
+        let registration = unsafe { crate::container_of!(pmu, Registration<T>, pmu) };
+        // SAFETY: By the function's safety requirements, the registration is live (and pinned)
+        // for `'a`.
+        unsafe { &(*registration).ops }
     }
 
     /// Returns the PMU object and the event of a callback other than `event_init`.
@@ -399,10 +460,11 @@ impl<T: Pmu> Adapter<T> {
     /// Called by perf with a new event whose `pmu` is a [`Registration<T>`]'s.
     unsafe extern "C" fn event_init_callback(ev: *mut bindings::perf_event) -> c_int {
         from_result(|| {
-            // SAFETY: perf calls `event_init` with an event whose `pmu` is this PMU, alive for
-            // the call.
-            let ops = unsafe { Self::ops((*ev).pmu) };
-            // SAFETY: The event is not yet published: the call is its only user.
+            // SAFETY: perf calls `event_init` with a live event, whose `pmu` it set.
+            let pmu = unsafe { (*ev).pmu };
+            // SAFETY: That `pmu` is this PMU's, registered, for the call.
+            let ops = unsafe { Self::ops(pmu) };
+            // SAFETY: perf calls `event_init` with an event not yet published, for the call.
             let new = unsafe { NewEvent::from_raw(ev) };
             // perf offers raw and hardware events to every PMU until one takes them.
             if !new.is_for_this_pmu() {
@@ -411,16 +473,16 @@ impl<T: Pmu> Adapter<T> {
             // An `ENOENT` would make perf look for another PMU for an event that is this one's.
             let data = ops
                 .event_init(new)
-                .map_err(|e| if e == ENOENT { EINVAL } else { e })?;
-            let data = KBox::new(data, GFP_KERNEL)?;
+                .map_err(|e| if e == ENOENT { EINVAL } else { e })?
+                .into_foreign();
             if T::READ_IN_PACKAGE {
                 new.set_readable_in_package();
             }
-            // INVARIANT: From here the event's `pmu_private` points to its data, which its
-            // `destroy` frees: perf calls `destroy` once for an event whose `event_init`
-            // succeeded, whether it fails later, is freed or is revoked.
+            // INVARIANT: From here the event's `pmu_private` holds its data, which its `destroy`
+            // takes back: perf calls `destroy` once for an event whose `event_init` succeeded,
+            // whether it fails later, is freed or is revoked.
             // SAFETY: The event is not yet published: nothing else uses the field.
-            unsafe { (*ev).pmu_private = KBox::into_raw(data).cast() };
+            unsafe { (*ev).pmu_private = data };
             // SAFETY: As above.
             unsafe { (*ev).destroy = Some(Self::destroy_callback) };
             Ok(0)
@@ -431,11 +493,20 @@ impl<T: Pmu> Adapter<T> {
     ///
     /// Called by perf once for an event of a [`Registration<T>`] whose `event_init` succeeded.
     unsafe extern "C" fn destroy_callback(ev: *mut bindings::perf_event) {
-        // SAFETY: `pmu_private` holds the data `event_init` allocated; no callback of the
-        // event runs after `destroy`.
-        drop(unsafe { KBox::from_raw((*ev).pmu_private.cast::<T::EventData>()) });
-        // SAFETY: As above: the event is still live.
-        unsafe { (*ev).pmu_private = core::ptr::null_mut() };
+        // SAFETY: perf passes a live event; no other callback of it runs from now on.
+        let private = unsafe { core::mem::replace(&mut (*ev).pmu_private, core::ptr::null_mut()) };
+        // SAFETY: `private` is what `into_foreign` returned in `event_init`; no borrow of it
+        // remains (callbacks borrow it for their call only) and this is its one `from_foreign`.
+        let data = unsafe { T::EventData::from_foreign(private) };
+        if T::HAS_DESTROY {
+            // SAFETY: The event's `pmu` is still this PMU's, registered (`perf_pmu_unregister()`
+            // destroys the events it revokes before it returns).
+            let pmu = unsafe { (*ev).pmu };
+            // SAFETY: As above.
+            unsafe { Self::ops(pmu) }.destroy(data);
+        } else {
+            drop(data);
+        }
     }
 
     /// # Safety
@@ -538,15 +609,18 @@ impl<T: Pmu> Adapter<T> {
         "a PMU implements both enable and disable, or neither"
     );
 
-    /// The `struct pmu` of a `T` PMU owned by `module`, with these attribute groups.
+    /// The `struct pmu` of a `T` PMU owned by `module`, with these attribute groups, under the
+    /// device `parent` (NULL: none).
     fn build(
         module: &'static ThisModule,
         groups: *mut *const bindings::attribute_group,
+        parent: *mut bindings::device,
     ) -> bindings::pmu {
         let () = Self::ONE_CPUMASK;
         let () = Self::ENABLE_WITH_DISABLE;
         bindings::pmu {
             module: module.as_ptr(),
+            parent,
             attr_groups: groups,
             task_ctx_nr: T::TASK_CONTEXT.as_raw(),
             // No overflow interrupt to offer: perf refuses sampling events for every PMU.
@@ -593,13 +667,15 @@ impl EventFlags {
 /// A registered PMU.
 ///
 /// It owns its `struct pmu`, its name and sysfs attributes, and the PMU object `T` whose
-/// callbacks perf runs; dropping it unregisters the PMU, which revokes the PMU's remaining
-/// events (`perf_pmu_unregister()`), and may sleep.
+/// callbacks perf runs, pinned with it (so `T` may hold locks, work items or timers inline);
+/// dropping it unregisters the PMU, which revokes the PMU's remaining events
+/// (`perf_pmu_unregister()`), and may sleep. A PMU of a device is registered with
+/// [`Registration::new_foreign_owned`], under that device, until the device is unbound.
 ///
 /// # Invariants
 ///
-/// `pmu` is registered with perf, with `sysfs`'s name and attribute groups, from the end of its
-/// initialisation until it is dropped.
+/// `pmu` is registered with perf, with `sysfs`'s name and attribute groups and `ops`'s
+/// callbacks, from the end of its initialisation until it is dropped.
 ///
 /// # Examples
 ///
@@ -610,17 +686,32 @@ impl EventFlags {
 ///     TaskContext,
 /// };
 /// use kernel::prelude::*;
+/// use kernel::sync::{new_mutex, Mutex};
 ///
-/// struct Nothing;
+/// // A PMU that takes two events at a time, counted under a mutex it holds inline.
+/// #[pin_data]
+/// struct Limited {
+///     #[pin]
+///     open: Mutex<u32>,
+/// }
 ///
 /// #[vtable]
-/// impl Pmu for Nothing {
+/// impl Pmu for Limited {
 ///     const CAPABILITIES: kernel::perf::Capabilities = kernel::perf::Capabilities::empty();
 ///     const TASK_CONTEXT: TaskContext = TaskContext::Invalid;
-///     type EventData = u64;
+///     type EventData = ();
 ///
-///     fn event_init(&self, event: &mut NewEvent) -> Result<u64> {
-///         Ok(event.config().config)
+///     fn event_init(&self, _event: &mut NewEvent<Self>) -> Result {
+///         let mut open = self.open.lock();
+///         if *open == 2 {
+///             return Err(EBUSY);
+///         }
+///         *open += 1;
+///         Ok(())
+///     }
+///
+///     fn destroy(&self, _: ()) {
+///         *self.open.lock() -= 1;
 ///     }
 ///
 ///     fn add(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) -> Result {
@@ -638,18 +729,44 @@ impl EventFlags {
 ///     Registration::new(
 ///         kernel::module::this_module::<crate::LocalModule>(),
 ///         c"rust_doctest_pmu",
-///         Nothing,
+///         pin_init!(Limited { open <- new_mutex!(0) }),
 ///         &formats,
 ///         &[],
 ///     ),
 ///     GFP_KERNEL,
 /// )?;
 /// assert!(pmu.pmu_type() > 0);
+/// assert_eq!(*pmu.ops().open.lock(), 0);
+/// # // Kernel counters on CPU 0: two open, a third is refused, `destroy` counts them down.
+/// # use kernel::{bindings, error::from_err_ptr};
+/// # let attr = bindings::perf_event_attr {
+/// #     type_: pmu.pmu_type(),
+/// #     size: core::mem::size_of::<bindings::perf_event_attr>() as u32,
+/// #     ..Default::default()
+/// # };
+/// # let open = || {
+/// #     let attr = core::ptr::from_ref(&attr).cast_mut();
+/// #     let (task, context) = (core::ptr::null_mut(), core::ptr::null_mut());
+/// #     // SAFETY: `attr` is valid for the call, which copies it; no task, handler or context.
+/// #     let ev = unsafe {
+/// #         bindings::perf_event_create_kernel_counter(attr, 0, task, None, context)
+/// #     };
+/// #     from_err_ptr(ev)
+/// # };
+/// # let (a, b) = (open()?, open()?);
+/// # assert_eq!(open().err(), Some(EBUSY));
+/// # assert_eq!(*pmu.ops().open.lock(), 2);
+/// # for event in [a, b] {
+/// #     // SAFETY: `event` is a counter opened above, released once.
+/// #     unsafe { bindings::perf_event_release_kernel(event) };
+/// # }
+/// # assert_eq!(*pmu.ops().open.lock(), 0);
 /// # Ok::<(), Error>(())
 /// ```
 #[pin_data(PinnedDrop)]
 pub struct Registration<T: Pmu> {
     sysfs: Sysfs,
+    #[pin]
     ops: T,
     #[pin]
     pmu: Opaque<bindings::pmu>,
@@ -662,16 +779,22 @@ struct Sysfs {
     attrs: KBox<AttrGroups>,
 }
 
-// SAFETY: perf serialises its own use of the `struct pmu`; the rest is owned data of `Send`
-// types.
+// SAFETY: Dropping a registration from another thread than the one that made it is fine:
+// `perf_pmu_register()` and `perf_pmu_unregister()` may be called from any thread (in process
+// context). `T` is `Send` (a bound of `Pmu`); the name and attribute groups are owned heap data
+// that only perf and sysfs read, the latter through the PMU's files, which the unregister
+// removes before they are freed.
 unsafe impl<T: Pmu> Send for Registration<T> {}
 
-// SAFETY: The methods taking `&self` only read `ops`, which is `Sync`, or fields perf does not
-// change after registering the PMU.
+// SAFETY: A shared registration gives access to `ops` as `&T`, and `T` is `Sync` (a bound of
+// `Pmu`); to the PMU's type, which perf sets in `perf_pmu_register()` and does not change
+// afterwards; and to perf functions on the PMU that lock what they change. Perf's own accesses
+// to the `struct pmu` and to the attribute groups are synchronised by perf and sysfs.
 unsafe impl<T: Pmu> Sync for Registration<T> {}
 
 impl<T: Pmu> Registration<T> {
-    /// Registers a PMU named `name` driven by `ops`, with these `format/` and `events/` files.
+    /// Registers a PMU named `name`, with these `format/` and `events/` files, driven by the
+    /// object `ops` initialises in place (a value of `T` is an initialiser of itself).
     ///
     /// Nothing stays registered on error.
     ///
@@ -685,20 +808,74 @@ impl<T: Pmu> Registration<T> {
     ///
     /// fn register<T: Pmu>(
     ///     module: &'static ThisModule,
-    ///     ops: T,
+    ///     ops: impl PinInit<T, Error>,
     /// ) -> impl PinInit<Registration<T>, Error> {
     ///     Registration::new(module, c"my_pmu", ops, FORMATS, &[])
     /// }
     /// ```
-    pub fn new(
+    pub fn new<E>(
         module: &'static ThisModule,
         name: &CStr,
-        ops: T,
+        ops: impl PinInit<T, E>,
         formats: &[Attr<'_>],
         events: &[Attr<'_>],
-    ) -> impl PinInit<Self, Error> {
-        let sysfs = CString::try_from(name)
-            .map_err(Error::from)
+    ) -> impl PinInit<Self, Error>
+    where
+        Error: From<E>,
+    {
+        Self::init(module, name, core::ptr::null_mut(), ops, formats, events)
+    }
+
+    /// Registers a PMU as [`Registration::new`] does, as a child of `parent` in sysfs
+    /// (`pmu->parent`), and leaves the registration to the device: it is dropped, and the PMU
+    /// unregistered, when the device is unbound from its driver (`devres`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::faux;
+    /// use kernel::perf::{Pmu, Registration};
+    /// use kernel::prelude::*;
+    ///
+    /// // A PMU under a faux device, unregistered when the device is.
+    /// fn register<T: Pmu>(
+    ///     module: &'static ThisModule,
+    ///     dev: &faux::Registration,
+    ///     ops: T,
+    /// ) -> Result {
+    ///     Registration::new_foreign_owned(dev.as_ref().as_ref(), module, c"my_pmu", ops, &[], &[])
+    /// }
+    /// ```
+    pub fn new_foreign_owned<E>(
+        parent: &Device<Bound>,
+        module: &'static ThisModule,
+        name: &CStr,
+        ops: impl PinInit<T, E>,
+        formats: &[Attr<'_>],
+        events: &[Attr<'_>],
+    ) -> Result
+    where
+        Error: From<E>,
+    {
+        let init = Self::init(module, name, parent.as_raw(), ops, formats, events);
+        devres::register::<Self, Error>(parent, init, GFP_KERNEL)
+    }
+
+    /// Registers the PMU under the device `parent` (NULL: none), which must stay bound while
+    /// the registration lives.
+    fn init<E>(
+        module: &'static ThisModule,
+        name: &CStr,
+        parent: *mut bindings::device,
+        ops: impl PinInit<T, E>,
+        formats: &[Attr<'_>],
+        events: &[Attr<'_>],
+    ) -> impl PinInit<Self, Error>
+    where
+        Error: From<E>,
+    {
+        let sysfs: Result<Sysfs> = CString::try_from(name)
+            .map_err(|_| ENOMEM)
             .and_then(|name| {
                 Ok(Sysfs {
                     name,
@@ -712,20 +889,25 @@ impl<T: Pmu> Registration<T> {
         try_pin_init!(Self {
             sysfs: sysfs?,
             // Before the PMU: its callbacks may run as soon as it is registered.
-            ops,
-            pmu <- Opaque::try_ffi_init(move |pmu: *mut bindings::pmu| {
-                // SAFETY: `pmu` is the field's place, pinned; `name_ptr` and `groups` point into
+            ops <- ops,
+            pmu <- Opaque::try_ffi_init(move |pmu: *mut bindings::pmu| -> Result {
+                // SAFETY: `pmu` is the field's place, valid for writes.
+                unsafe { pmu.write(Adapter::<T>::build(module, groups, parent)) };
+                // SAFETY: `pmu` is initialised and pinned; `name_ptr` and `groups` point into
                 // `sysfs`, initialised above and dropped only after the PMU is unregistered, or
-                // with it if registering fails.
-                unsafe {
-                    pmu.write(Adapter::<T>::build(module, groups));
-                    to_result(bindings::perf_pmu_register(pmu, name_ptr, -1))
-                }
+                // with it if registering fails; `ops`, which the callbacks use, is initialised;
+                // `parent` is NULL or a device the caller keeps bound, which perf takes a
+                // reference to.
+                to_result(unsafe { bindings::perf_pmu_register(pmu, name_ptr, -1) })?;
+                // INVARIANT: The PMU is registered from here, with `sysfs`'s name and groups and
+                // `ops`'s callbacks, the last step of the initialisation; only the drop
+                // unregisters it.
+                Ok(())
             }),
         }? Error)
     }
 
-    /// Returns the PMU object.
+    /// Returns the PMU object, pinned with the registration.
     ///
     /// # Examples
     ///
