@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The sysfs attributes of a PMU: `format/` and `events/` files with fixed text, and `cpumask`
-//! for a PMU that has one ([`Pmu::cpumask`]).
+//! The sysfs attributes of a PMU: `format/` and `events/` files with fixed text, shown by the
+//! driver core's `device_show_string()`, and `cpumask` for a PMU that has one ([`Pmu::cpumask`]).
 //!
 //! C header: [`include/linux/sysfs.h`](srctree/include/linux/sysfs.h)
 
@@ -69,7 +69,8 @@ impl AttrGroups {
             let mut f = bindings::dev_ext_attribute::default();
             f.attr.attr.name = pair[0].as_char_ptr();
             f.attr.attr.mode = 0o444;
-            f.attr.__bindgen_anon_1.show = Some(show_text);
+            // The driver core's helper prints `var`, a string, and a newline.
+            f.attr.__bindgen_anon_1.show = Some(bindings::device_show_string);
             f.var = pair[1].as_char_ptr().cast_mut().cast();
             files.push(f, GFP_KERNEL)?;
         }
@@ -127,25 +128,6 @@ impl AttrGroups {
     pub(super) fn groups_ptr(&self) -> *mut *const bindings::attribute_group {
         self.groups.as_ptr().cast_mut()
     }
-}
-
-/// Shows a fixed text attribute, whose `var` is its NUL-terminated text.
-///
-/// # Safety
-///
-/// Called by sysfs for a text attribute of an [`AttrGroups`], with a page buffer.
-unsafe extern "C" fn show_text(
-    _dev: *mut bindings::device,
-    attr: *mut bindings::device_attribute,
-    buf: *mut c_char,
-) -> isize {
-    // SAFETY: Every attribute with this `show` is the `attr` of a `dev_ext_attribute`.
-    let ext = unsafe { crate::container_of!(attr, bindings::dev_ext_attribute, attr) };
-    // SAFETY: That `dev_ext_attribute` belongs to the registration, which outlives its files;
-    // its `var` is a NUL-terminated string the registration owns too.
-    let text = unsafe { (*ext).var };
-    // SAFETY: `buf` is the page sysfs passed; the format takes one string.
-    unsafe { bindings::sysfs_emit(buf, c"%s\n".as_char_ptr(), text) as isize }
 }
 
 /// Shows the `cpumask` attribute of a `T` PMU.

@@ -110,6 +110,60 @@ use core::marker::PhantomData;
 ///         }
 ///     }
 /// }
+/// # // The contract, through perf: a counter on CPU 0 opened disabled counts nothing, counts
+/// # // while enabled (`add`), is brought up to date when disabled (`del`) and stays put while
+/// # // off, then counts on from there when enabled again.
+/// # use kernel::{bindings, error::from_err_ptr, perf::Registration};
+/// # let pmu = KBox::pin_init(
+/// #     Registration::new::<core::convert::Infallible>(
+/// #         kernel::module::this_module::<crate::LocalModule>(),
+/// #         c"rust_doctest_clock",
+/// #         Clock,
+/// #         &[],
+/// #         &[],
+/// #     ),
+/// #     GFP_KERNEL,
+/// # )?;
+/// # let mut attr = bindings::perf_event_attr {
+/// #     type_: pmu.pmu_type(),
+/// #     size: core::mem::size_of::<bindings::perf_event_attr>() as u32,
+/// #     ..Default::default()
+/// # };
+/// # attr.set_disabled(1);
+/// # let (task, context) = (core::ptr::null_mut(), core::ptr::null_mut());
+/// # // SAFETY: `attr` is valid for the call, which copies it; no task, handler or context.
+/// # let ev = unsafe {
+/// #     bindings::perf_event_create_kernel_counter(&mut attr, 0, task, None, context)
+/// # };
+/// # let ev = from_err_ptr(ev)?;
+/// # let count = || {
+/// #     let (mut enabled, mut running) = (0, 0);
+/// #     // SAFETY: `ev` is the counter opened above, released at the end.
+/// #     unsafe { bindings::perf_event_read_value(ev, &mut enabled, &mut running) }
+/// # };
+/// # let spin = |ns: u64| {
+/// #     // SAFETY: No precondition; NMI-safe.
+/// #     let end = unsafe { bindings::ktime_get_mono_fast_ns() } + ns;
+/// #     // SAFETY: As above.
+/// #     while unsafe { bindings::ktime_get_mono_fast_ns() } < end {}
+/// # };
+/// # assert_eq!(count(), 0);
+/// # // SAFETY: As in `count`.
+/// # unsafe { bindings::perf_event_enable(ev) };
+/// # spin(2_000_000);
+/// # // SAFETY: As in `count`.
+/// # unsafe { bindings::perf_event_disable(ev) };
+/// # let off = count();
+/// # assert!(off >= 2_000_000);
+/// # spin(2_000_000);
+/// # assert_eq!(count(), off);
+/// # // SAFETY: As in `count`.
+/// # unsafe { bindings::perf_event_enable(ev) };
+/// # spin(2_000_000);
+/// # assert!(count() >= off + 2_000_000);
+/// # // SAFETY: As in `count`; the counter is not used afterwards.
+/// # unsafe { bindings::perf_event_release_kernel(ev) };
+/// # Ok::<(), Error>(())
 /// ```
 #[vtable]
 pub trait Pmu: Send + Sync + Sized + 'static {
