@@ -52,7 +52,7 @@ impl Pmu for Locked {
     const TASK_CONTEXT: TaskContext = TaskContext::Invalid;
     type EventData = ();
 
-    fn event_init(&self, _event: &mut NewEvent) -> Result {
+    fn event_init(&self, _event: &mut NewEvent<Self>) -> Result {
         Ok(())
     }
 
