@@ -57,6 +57,20 @@ impl CpuMask {
         }
     }
 
+    /// Writes the set into `dst`, each word as it is now.
+    ///
+    /// # Safety
+    ///
+    /// `dst` is valid for writes of a `struct cpumask`.
+    pub unsafe fn copy_to(&self, dst: *mut bindings::cpumask) {
+        let n = size_of::<bindings::cpumask>() / size_of::<usize>();
+        // At least `n` words (type invariant).
+        for (i, w) in self.words.iter().take(n).enumerate() {
+            // SAFETY: `i` is below the mask's words, which the caller guarantees writable.
+            unsafe { dst.cast::<usize>().add(i).write(w.load(Ordering::Relaxed)) };
+        }
+    }
+
     /// The set as a `struct cpumask`, for C code that reads it while it
     /// may change (a bitmap printer).
     pub fn as_raw(&self) -> *const bindings::cpumask {

@@ -131,6 +131,8 @@ s64 ru_local64_read(local64_t *l) { return local64_read(l); }
 void ru_local64_set(local64_t *l, s64 i) { local64_set(l, i); }
 void ru_local64_add(s64 i, local64_t *l) { local64_add(i, l); }
 s64 ru_local64_xchg(local64_t *l, s64 n) { return local64_xchg(l, n); }
+/* As kernel::perf's helper of the same name: an add other CPUs' adds cannot lose. */
+void ru_perf_event_count_add_atomic(struct perf_event *ev, s64 d) { atomic_long_add(d, (atomic_long_t *)&ev->count); }
 void ru_warn(void) { WARN_ON(1); }
 bool ru_pr_debug(const void *args) { pr_debug(KBUILD_MODNAME ": %pA\n", args); return IS_ENABLED(CONFIG_DYNAMIC_DEBUG); }
 

@@ -27,6 +27,7 @@ pub mod bindings {
         ru_is_sampling_event as is_sampling_event, ru_local64_add as local64_add,
         ru_local64_read as local64_read, ru_local64_set as local64_set,
         ru_local64_xchg as local64_xchg, ru_lockdep_assert_event_ctx as lockdep_assert_event_ctx,
+        ru_perf_event_count_add_atomic as perf_event_count_add_atomic,
         ru_sysfs_attr_init as sysfs_attr_init,
     };
 
@@ -45,7 +46,57 @@ pub mod bindings {
     }
 }
 
-pub use kernel::{error, str, types};
+pub use kernel::{error, str};
+
+/// The kernel crate's `types`, with the 7.x form of `ForeignOwnable`
+/// (`*mut` pointers, borrowing with a lifetime bound) where the tree has
+/// an older one (6.12).
+pub mod types {
+    pub use kernel::types::*;
+
+    #[cfg(not(ru_kernel_foreign_mut))]
+    pub use super::shim::ForeignOwnable;
+}
+
+/// Devices: a stand-in on every tree, with no value. The module registers
+/// no PMU under a device of the kernel crate, whose `Device::as_raw` the
+/// perf files use but a module cannot (`pub(crate)` there).
+pub mod device {
+    use core::{convert::Infallible, marker::PhantomData};
+
+    /// A device bound to its driver (the device context).
+    pub struct Bound;
+
+    /// A device, of which there is none here.
+    pub struct Device<Ctx>(pub(super) Infallible, PhantomData<Ctx>);
+
+    impl<Ctx> Device<Ctx> {
+        /// The `struct device`.
+        pub fn as_raw(&self) -> *mut crate::sys::bindings::device {
+            match self.0 {}
+        }
+    }
+}
+
+/// Device-managed resources, for the [`device`] stand-in.
+pub mod devres {
+    use super::device::{Bound, Device};
+    use kernel::prelude::*;
+
+    /// Leaves `data` to `dev` until it is unbound: never called here
+    /// (there is no device).
+    pub fn register<T, E>(
+        dev: &Device<Bound>,
+        _data: impl PinInit<T, E>,
+        _flags: kernel::alloc::Flags,
+    ) -> Result
+    where
+        T: Send + 'static,
+        Error: From<E>,
+    {
+        match dev.0 {}
+    }
+}
 
 /// The kernel crate's prelude, with what a tree's prelude lacks.
 pub mod prelude {
@@ -85,7 +136,16 @@ pub(crate) use kernel::warn_on;
 #[cfg(not(ru_kernel_warn_on))]
 pub(crate) use shim::warn_on;
 
-pub(crate) use crate::sys::container_of;
+/// The containing struct of a field (`kernel::container_of!`): as in the
+/// kernel crate, only inside `unsafe` (an offset of a raw pointer).
+macro_rules! ru_kcrate_container_of {
+    ($field_ptr:expr, $Container:ty, $($fields:tt)*) => {{
+        let offset: usize = ::core::mem::offset_of!($Container, $($fields)*);
+        let field_ptr = $field_ptr;
+        field_ptr.byte_sub(offset).cast::<$Container>()
+    }};
+}
+pub(crate) use ru_kcrate_container_of as container_of;
 
 #[path = "kcrate/shim.rs"]
 mod shim;

@@ -45,7 +45,6 @@ pub mod series {
 }
 pub mod sync;
 
-pub(crate) use compat::container_of;
 #[cfg(not(ru_opaque_try_ffi_init))]
 pub(crate) use compat::opaque_try_ffi_init;
 pub use compat::{cstr_from_ptr, init_zeroed, Zeroable};

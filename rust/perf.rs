@@ -34,7 +34,6 @@ use super::cpumask::CpuMask;
 use super::series::perf as generic;
 use crate::cpumask::Cpumask;
 use crate::interrupt::LocalInterruptDisabled;
-use core::marker::PhantomData;
 use core::ptr::{null_mut, NonNull};
 use core::sync::atomic::{AtomicBool, AtomicI64, AtomicPtr, AtomicUsize, Ordering};
 use kernel::error::VTABLE_DEFAULT_ERROR;
@@ -43,8 +42,7 @@ use kernel::str::{CStr, CString};
 use kernel::ThisModule;
 
 pub use generic::{
-    Capabilities, Capability, Config, EventFlag, EventFlags, GroupMember, HwState, HwStates, Scope,
-    TaskContext,
+    Capabilities, Capability, Config, EventFlag, EventFlags, HwState, HwStates, Scope, TaskContext,
 };
 pub use slots::EventSlots;
 
@@ -57,6 +55,9 @@ pub struct PmuOptions {
     pub task_context: TaskContext,
     /// Its scope.
     pub scope: Scope,
+    /// Whether any CPU of an event's package may read it
+    /// (`PERF_EV_CAP_READ_ACTIVE_PKG`, the series' `Pmu::READ_IN_PACKAGE`).
+    pub readable_in_package: bool,
 }
 
 /// One `format/` or `events/` file of a PMU.
@@ -85,9 +86,9 @@ const NO_PACKAGE: usize = usize::MAX;
 /// No entry of an [`EventSlots`] holds the event.
 const NO_ENTRY: usize = usize::MAX;
 
-/// What the layer keeps for each event (the series' per-event data): the
-/// PMU's data `D`, the entry that holds the event and the package it was
-/// added on.
+/// What the layer keeps for each event (the series' per-event data, in a
+/// `KBox`): the PMU's data `D`, the entry that holds the event and the
+/// package it was added on.
 ///
 /// # Invariants
 ///
@@ -228,12 +229,13 @@ unsafe fn add_count(ev: *mut bindings::perf_event, delta: u64) {
     count.fetch_add(delta as i64, Ordering::Relaxed);
 }
 
-/// What `read` runs with: interrupts off on this CPU, and the knowledge
-/// that this CPU is one of the package of the CPU the event was added on.
-/// perf reads an active event on its CPU, or, for a PMU readable in the
-/// package ([`NewEvent::set_readable_in_package`]), on another CPU of the
-/// same package; an event that is not active is not read. Only the
-/// adapter's `read` makes one.
+/// What `read` runs with: the series' [`generic::ReadContext`] (interrupts
+/// off, possibly NMI: nothing that takes a lock), and the knowledge that
+/// this CPU is one of the package of the CPU the event was added on. perf
+/// reads an active event on its CPU, or, for a PMU readable in the package
+/// ([`PmuOptions::readable_in_package`]), on another CPU of the same
+/// package; an event that is not active is not read. Only the adapter's
+/// `read` makes one.
 ///
 /// # Invariants
 ///
@@ -242,13 +244,13 @@ unsafe fn add_count(ev: *mut bindings::perf_event, delta: u64) {
 pub struct Reading<'a> {
     irq: IrqsOff,
     pkg: Option<usize>,
-    _call: PhantomData<&'a ()>,
+    ctx: &'a generic::ReadContext,
 }
 
 impl Reading<'_> {
-    /// Interrupts are off on this CPU.
-    pub fn irqs_off(&self) -> &IrqsOff {
-        &self.irq
+    /// The series' token for `read`.
+    pub fn context(&self) -> &generic::ReadContext {
+        self.ctx
     }
 
     /// The proof that this CPU is one of package `pkg`'s, if it is; known
@@ -259,11 +261,10 @@ impl Reading<'_> {
     }
 }
 
-/// What a PMU needs to know about a new event to accept or refuse it.
+/// What a PMU needs to know about a new event to accept or refuse it
+/// (only events opened for it reach it: the series refuses the others).
 #[derive(Clone, Copy, Debug)]
 pub struct EventInfo {
-    /// The event was opened for this PMU (`attr.type` is the PMU's type).
-    pub for_this_pmu: bool,
     /// The CPU it was opened on (`None`: any CPU).
     pub cpu: Option<CpuId>,
     /// A sampling event.
@@ -277,10 +278,10 @@ pub struct EventInfo {
 /// An event being created: what `event_init` receives (the series'
 /// `NewEvent`, with CPUs as this layer's [`CpuId`]).
 #[repr(transparent)]
-pub struct NewEvent(generic::NewEvent);
+pub struct NewEvent<T: PmuOps>(generic::NewEvent<Policy<T>>);
 
-impl NewEvent {
-    fn from_generic(ev: &mut generic::NewEvent) -> &mut Self {
+impl<T: PmuOps> NewEvent<T> {
+    fn from_generic(ev: &mut generic::NewEvent<Policy<T>>) -> &mut Self {
         // SAFETY: `NewEvent` is a transparent wrapper of the series' one, borrowed for as long.
         unsafe { &mut *core::ptr::from_mut(ev).cast::<Self>() }
     }
@@ -293,7 +294,6 @@ impl NewEvent {
     /// The facts `event_init` checks.
     pub fn info(&self) -> EventInfo {
         EventInfo {
-            for_this_pmu: self.0.is_for_this_pmu(),
             cpu: self.0.cpu().map(CpuId::from_kernel),
             sampling: self.0.is_sampling(),
             excludes: self.0.has_exclude(),
@@ -306,21 +306,43 @@ impl NewEvent {
         self.0.set_cpu(cpu.to_kernel());
     }
 
-    /// Lets any CPU of the package of the event's CPU read it while it
-    /// counts (`PERF_EV_CAP_READ_ACTIVE_PKG`).
-    pub fn set_readable_in_package(&mut self) {
-        self.0.set_readable_in_package();
-    }
-
     /// Calls `f` for the other members of the event's group that belong
     /// to the same PMU and are enabled (the leader first), stopping at the
     /// first error; `EINVAL` for a member of a group of a PMU in the
     /// software context, where perf does not lock the group. Leaving out
     /// the members that are off (or in error, or gone) is this driver's
     /// policy, as x86's C uncore driver does; the series shows them all.
-    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
-        self.0
-            .for_each_group_member(|m| if m.state().is_enabled() { f(m) } else { Ok(()) })
+    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember<T>) -> Result) -> Result {
+        self.0.for_each_group_member(|m| {
+            if m.state().is_enabled() {
+                f(GroupMember::from_generic(m))
+            } else {
+                Ok(())
+            }
+        })
+    }
+}
+
+/// Another member of a new event's group, of the same PMU (the series'
+/// `GroupMember`).
+#[repr(transparent)]
+pub struct GroupMember<T: PmuOps>(generic::GroupMember<Policy<T>>);
+
+impl<T: PmuOps> GroupMember<T> {
+    fn from_generic(m: &generic::GroupMember<Policy<T>>) -> &Self {
+        // SAFETY: `GroupMember` is a transparent wrapper of the series' one, borrowed for as
+        // long.
+        unsafe { &*core::ptr::from_ref(m).cast::<Self>() }
+    }
+
+    /// The member's `config`, `config1` and `config2`.
+    pub fn config(&self) -> Config {
+        self.0.config()
+    }
+
+    /// The data the member's `event_init` returned.
+    pub fn data(&self) -> T::EventData {
+        self.0.data().data
     }
 }
 
@@ -338,9 +360,12 @@ pub struct Adding<'a, T: PmuOps> {
 }
 
 /// The callbacks of a PMU. Contexts: `event_init` in process context;
-/// `add`, `del`, `start`, `stop`, `enable`, `disable` with interrupts off
-/// on the event's CPU; `read` on any CPU of the event's package, with
-/// interrupts off.
+/// `add`, `del`, `enable`, `disable` with interrupts off on the event's
+/// CPU; `start`, `stop` on the event's CPU with interrupts off (the
+/// adapter turns them off where perf does not: a throttle from a software
+/// event's overflow in task context); `read` on any CPU of the event's
+/// package, with interrupts off, possibly in NMI (nothing there may take
+/// a lock).
 #[vtable]
 pub trait PmuOps: Send + Sync + Sized + 'static {
     /// How the PMU registers.
@@ -349,7 +374,7 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
     /// it, every later callback reads it ([`Event::data`]).
     type EventData: Copy + Send + Sync + 'static;
     /// Validates a new event and returns its data.
-    fn event_init(&self, ev: &mut NewEvent) -> Result<Self::EventData>;
+    fn event_init(&self, ev: &mut NewEvent<Self>) -> Result<Self::EventData>;
     /// Schedules the event on a counter; `entry` lets it be put in an
     /// [`EventSlots`] entry until its `del`.
     fn add(
@@ -366,7 +391,7 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
     /// Stops counting.
     fn stop(&self, irq: &IrqsOff, ev: &Event<Self>, flags: EventFlags);
     /// Updates the event's count (any CPU of the event's package, NMI
-    /// included).
+    /// included: lock-free, with what [`Reading`] gives).
     fn read(&self, rd: Reading<'_>, ev: &Event<Self>);
     /// Lets the PMU's counters run after a batch of changes (`pmu_enable`:
     /// per CPU, nested calls only the outermost, possibly with no event).
@@ -379,7 +404,8 @@ pub trait PmuOps: Send + Sync + Sized + 'static {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
     /// The CPUs the PMU's `cpumask` file shows, for a PMU that handles
-    /// CPUs itself ([`Scope::None`]); a PMU without it has no such file.
+    /// CPUs itself ([`Scope::None`]), as they are each time the file is
+    /// read; a PMU without it has no such file.
     fn cpumask(&self) -> &CpuMask {
         kernel::build_error!(VTABLE_DEFAULT_ERROR)
     }
@@ -402,17 +428,34 @@ fn with_irqs_off<R>(_irq: &LocalInterruptDisabled, f: impl FnOnce(&IrqsOff) -> R
     f(&irq)
 }
 
+/// Runs `start` or `stop` (`f`) with interrupts off: perf calls them with
+/// interrupts off, except to throttle the event's group from a software
+/// event's overflow in task context, with them on. (An NMI calls them only
+/// for a group with a hardware event that overflows in NMI: an event of
+/// this layer's PMUs is in none, as they have no overflow interrupt and a
+/// group holds one hardware PMU's events.)
+fn with_irqs_saved(_ctx: &generic::StartStopContext, f: impl FnOnce(&IrqsOff)) {
+    // SAFETY: Disables interrupts on this CPU; restored below with the same flags.
+    let flags = unsafe { bindings::ru_local_irq_save() };
+    // SAFETY: Interrupts are off until the restore below, after `f`, to which the value is only
+    // lent (`f` is the adapter's call of `start` or `stop`, and returns nothing).
+    f(&unsafe { IrqsOff::new() });
+    // SAFETY: Restores what `ru_local_irq_save` returned above.
+    unsafe { bindings::ru_local_irq_restore(flags) };
+}
+
 #[vtable]
 impl<T: PmuOps> generic::Pmu for Policy<T> {
     const CAPABILITIES: Capabilities = T::OPTIONS.capabilities;
     const TASK_CONTEXT: TaskContext = T::OPTIONS.task_context;
     const SCOPE: Scope = T::OPTIONS.scope;
+    const READ_IN_PACKAGE: bool = T::OPTIONS.readable_in_package;
     const HAS_ENABLE: bool = T::HAS_ENABLE;
     const HAS_DISABLE: bool = T::HAS_DISABLE;
     const HAS_CPUMASK: bool = T::HAS_CPUMASK;
-    type EventData = State<T::EventData>;
+    type EventData = KBox<State<T::EventData>>;
 
-    fn event_init(&self, ev: &mut generic::NewEvent) -> Result<State<T::EventData>> {
+    fn event_init(&self, ev: &mut generic::NewEvent<Self>) -> Result<KBox<State<T::EventData>>> {
         // Counted before the check, which the drop makes after closing: either this sees the
         // registration closing, or the drop sees this event. An error drops the count.
         let live = Live::new(&self.live);
@@ -421,13 +464,14 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         }
         let data = self.ops.event_init(NewEvent::from_generic(ev))?;
         // INVARIANT: In no entry yet; `live` is counted.
-        Ok(State {
+        let state = State {
             data,
             idx: AtomicUsize::new(NO_ENTRY),
             pkg: AtomicUsize::new(NO_PACKAGE),
             slots: AtomicPtr::new(null_mut()),
             _live: live,
-        })
+        };
+        Ok(KBox::new(state, GFP_KERNEL)?)
     }
 
     fn add(
@@ -460,30 +504,31 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         slots::release(ev);
     }
 
-    fn start(&self, ev: &generic::Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
-        with_irqs_off(irq, |irq| {
+    fn start(&self, ev: &generic::Event<Self>, flags: EventFlags, ctx: &generic::StartStopContext) {
+        with_irqs_saved(ctx, |irq| {
             self.ops.start(irq, Event::from_generic(ev), flags);
         });
     }
 
-    fn stop(&self, ev: &generic::Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) {
-        with_irqs_off(irq, |irq| {
+    fn stop(&self, ev: &generic::Event<Self>, flags: EventFlags, ctx: &generic::StartStopContext) {
+        with_irqs_saved(ctx, |irq| {
             self.ops.stop(irq, Event::from_generic(ev), flags);
         });
     }
 
-    fn read(&self, ev: &generic::Event<Self>, _irq: &LocalInterruptDisabled) {
+    fn read(&self, ev: &generic::Event<Self>, ctx: &generic::ReadContext) {
         let ev = Event::from_generic(ev);
         let pkg = ev.layer().pkg.load(Ordering::Relaxed);
-        // SAFETY: The series' proof says interrupts are off on this CPU for the callback; the
-        // value goes into a `Reading`, which `read` cannot keep past the call (its lifetime).
+        // SAFETY: The series' `ReadContext` says interrupts are off on this CPU for the callback
+        // (NMI included); the value goes into a `Reading`, which `read` cannot keep past the call
+        // (its lifetime is the token's).
         let irq = unsafe { IrqsOff::new() };
         // INVARIANT: perf reads only an active event, on the CPU it was added on or (readable in
         // the package) on a CPU of that CPU's package, which `add` recorded.
         let rd = Reading {
             irq,
             pkg: (pkg != NO_PACKAGE).then_some(pkg),
-            _call: PhantomData,
+            ctx,
         };
         self.ops.read(rd, ev);
     }
@@ -496,10 +541,9 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
         with_irqs_off(irq, |irq| self.ops.disable(irq));
     }
 
-    fn cpumask(&self) -> &Cpumask {
-        let mask = self.ops.cpumask();
-        // SAFETY: `CpuMask` has the layout of a `struct cpumask` and lives as long as `self`.
-        unsafe { Cpumask::from_raw(mask.as_raw().cast()) }
+    fn cpumask(&self, mask: &mut Cpumask) {
+        // SAFETY: `mask` is a `struct cpumask`, borrowed mutably for the call.
+        unsafe { self.ops.cpumask().copy_to(mask.as_raw().cast()) };
     }
 }
 
@@ -548,7 +592,10 @@ impl<T: PmuOps> Registration<T> {
                 }
             }
             let (f, e) = attrs.split_at(formats.len());
-            Ok(generic::Registration::new(module, name, policy, f, e))
+            // A value initialises itself, infallibly.
+            Ok(generic::Registration::new::<core::convert::Infallible>(
+                module, name, policy, f, e,
+            ))
         });
         let pmu_name = CString::try_from(name);
         try_pin_init!(Self { pmu <- pmu?, pmu_name: pmu_name? }? Error)

@@ -59,3 +59,5 @@ probe ru_kernel_cpumask rust/kernel/cpumask.rs '^pub struct Cpumask\('
 probe ru_kernel_local_irq rust/kernel/interrupt.rs '^pub struct LocalInterruptDisabled\('
 probe ru_kernel_impl_flags rust/kernel/impl_flags.rs '^macro_rules! impl_flags \{'
 probe ru_kernel_warn_on rust/kernel/bug.rs '^macro_rules! warn_on \{'
+# `ForeignOwnable` takes and gives `*mut` pointers (an `unsafe trait`).
+probe ru_kernel_foreign_mut rust/kernel/types.rs '^pub unsafe trait ForeignOwnable'

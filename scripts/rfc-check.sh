@@ -14,9 +14,15 @@
 #   - `make rustfmtcheck` and `make rustdoc` are clean for them;
 #   - rust/helpers/helpers.c compiles with CONFIG_PERF_EVENTS undefined
 #     (the built tree's command; x86 cannot turn the option off);
+#   - the uses of kernel::perf its types must refuse fail to build, each
+#     with its error (tests/rfc/rfc_must_fail.rs, built in the tree as an
+#     object of samples/rust/ once per case): an IRQ-safe lock taken with
+#     read's or stop's token (both may run in NMI), enable without
+#     disable; its well-formed case builds;
 #   - that kernel boots in QEMU: the KUnit doctest suite passes (the perf
 #     abstraction's doctests among its cases) and tests/rfc/rfc_init.c
-#     counts with the sample PMU and sees its refusals.
+#     counts with the sample PMU (alone, and read by a software leader's
+#     samples) and sees its refusals.
 # The built tree is kept in $CACHE_DIR/rfc/check-<key>, the key hashing the
 # patches, the configuration fragment, the build's recipe version and the root: an
 # unchanged series reuses the build and its logs (the checks on them, the
@@ -152,6 +158,44 @@ esac
 grep -E 'error|warning' "$work/perf-off.log" | head -10 | sed 's/^/# /'
 result "$([ "$st" = 0 ] && ! grep -q 'warning' "$work/perf-off.log"; echo $?)" \
 	"rust/helpers compiles, without a warning, with CONFIG_PERF_EVENTS off"
+
+# The type rules: each case of tests/rfc/rfc_must_fail.rs is built as an
+# object of samples/rust/ in the built tree (the kernel crate as built,
+# with CLIPPY=0), with --cfg fail="<case>", and must fail saying what it is
+# about; the well-formed case must build, so that a failure is the rule's.
+mf=samples/rust/rfc_must_fail
+cp "$REPO_DIR/tests/rfc/rfc_must_fail.rs" "$tree/$mf.rs"
+# must_fail_build CASE: the object's build log, and its exit status.
+must_fail_build() {
+	rm -f "$tree/$mf.o"
+	in_root make -s "RUSTFLAGS_rfc_must_fail.o=--cfg 'fail=\"$1\"'" "$mf.o" 2>&1
+}
+if log=$(must_fail_build none); then
+	ok "the well-formed case of tests/rfc/rfc_must_fail.rs builds"
+else
+	printf '%s\n' "$log" | grep -E '^(error|warning)' -A6 | head -30 | sed 's/^/# /'
+	not_ok "the well-formed case of tests/rfc/rfc_must_fail.rs builds"
+fi
+# must_fail CASE WANT DESCRIPTION: the build fails and prints WANT.
+must_fail() {
+	local log rc
+	log=$(must_fail_build "$1")
+	rc=$?
+	if [ "$rc" != 0 ] && grep -qF -- "$2" <<<"$log"; then
+		ok "$3"
+	else
+		echo "# fail=\"$1\": status $rc, want a failure saying: $2"
+		grep -E '^error' -A6 <<<"$log" | head -12 | sed 's/^/# /'
+		not_ok "$3"
+	fi
+}
+must_fail irq_lock_in_read 'expected `&LocalInterruptDisabled`, found `&ReadContext`' \
+	"an IRQ-safe lock taken with read's token (which admits NMI) fails to build"
+must_fail irq_lock_in_stop 'expected `&LocalInterruptDisabled`, found `&StartStopContext`' \
+	"an IRQ-safe lock taken with stop's token (a group's throttle, maybe NMI) fails to build"
+must_fail enable_without_disable "a PMU implements both enable and disable, or neither" \
+	"a PMU with enable but not disable fails to build"
+rm -f "$tree/$mf.rs" "$tree/$mf.o" "$tree/samples/rust/.rfc_must_fail.o.cmd"
 
 # 4. The boot: KUnit (the doctests) and the sample PMU.
 mkdir -p "$work/initramfs/dev"

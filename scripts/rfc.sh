@@ -184,7 +184,8 @@ F:	rust/helpers/perf.c"
 commit 1-helpers.txt
 
 # 2: the abstractions.
-copy rust/kernel/perf.rs rust/kernel/perf/attr.rs rust/kernel/perf/event.rs rust/kernel/perf/pmu.rs
+copy rust/kernel/perf.rs rust/kernel/perf/attr.rs rust/kernel/perf/context.rs rust/kernel/perf/event.rs \
+	rust/kernel/perf/pmu.rs
 insert_after rust/kernel/lib.rs 'pub mod pci;' '#[cfg(CONFIG_PERF_EVENTS)]
 pub mod perf;'
 insert_after MAINTAINERS 'F:	rust/helpers/perf.c' 'F:	rust/kernel/perf.rs
@@ -200,7 +201,8 @@ insert_before samples/rust/Kconfig 'config SAMPLE_RUST_DMA' 'config SAMPLE_RUST_
 	depends on PERF_EVENTS
 	help
 	  This option builds the Rust perf PMU sample: a software PMU,
-	  rust_pmu, that counts the nanoseconds its events run for.
+	  rust_pmu, that counts the nanoseconds its events run for,
+	  registered under a faux device of the same name.
 
 	  To compile this as a module, choose M here:
 	  the module will be called rust_pmu.

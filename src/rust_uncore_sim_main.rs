@@ -20,7 +20,7 @@ pub mod sys;
 // The kernel crate's paths the perf abstraction's files name (`crate::…`).
 #[path = "../rust/kcrate.rs"]
 pub mod kcrate;
-pub use kcrate::{bindings, cpu, cpumask, error, interrupt, prelude, str, types};
+pub use kcrate::{bindings, cpu, cpumask, device, devres, error, interrupt, prelude, str, types};
 pub(crate) use kcrate::{container_of, impl_flags, warn_on};
 
 use kernel::prelude::*;

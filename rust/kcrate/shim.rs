@@ -69,11 +69,39 @@ pub mod cpu {
 #[cfg(not(ru_kernel_cpumask))]
 pub mod cpumask {
     use crate::sys::bindings;
+    use kernel::prelude::*;
     use kernel::types::Opaque;
 
     /// A `struct cpumask`, borrowed.
     #[repr(transparent)]
     pub struct Cpumask(Opaque<bindings::cpumask>);
+
+    /// A `struct cpumask` of its own, on the heap (`cpumask_var_t`).
+    pub struct CpumaskVar(KBox<Cpumask>);
+
+    impl CpumaskVar {
+        /// An empty mask.
+        pub fn new_zero(flags: kernel::alloc::Flags) -> Result<Self, kernel::alloc::AllocError> {
+            let mask = KBox::new(Cpumask(Opaque::uninit()), flags)?;
+            // SAFETY: The mask is valid for writes of one `struct cpumask`, plain integers.
+            unsafe { core::ptr::write_bytes(mask.as_raw(), 0, 1) };
+            Ok(Self(mask))
+        }
+    }
+
+    impl core::ops::Deref for CpumaskVar {
+        type Target = Cpumask;
+
+        fn deref(&self) -> &Cpumask {
+            &self.0
+        }
+    }
+
+    impl core::ops::DerefMut for CpumaskVar {
+        fn deref_mut(&mut self) -> &mut Cpumask {
+            &mut self.0
+        }
+    }
 
     impl Cpumask {
         /// The mask at `ptr`.
@@ -288,5 +316,60 @@ impl<T> OpaqueTryFfiInit<T> for kernel::types::Opaque<T> {
         init_func: impl FnOnce(*mut T) -> Result<(), E>,
     ) -> impl kernel::prelude::PinInit<Self, E> {
         crate::sys::opaque_try_ffi_init(init_func)
+    }
+}
+
+/// `ForeignOwnable` as 7.x has it, for the kernel crate's own older one
+/// (`*const` pointers): the same conversions, through it.
+///
+/// # Safety
+///
+/// As 7.x's: `into_foreign` returns a non-NULL pointer that only the other
+/// methods take.
+#[cfg(not(ru_kernel_foreign_mut))]
+pub unsafe trait ForeignOwnable: Sized {
+    /// A borrow of the value while it is foreign-owned.
+    type Borrowed<'a>
+    where
+        Self: 'a;
+
+    /// The value as a pointer, foreign-owned.
+    fn into_foreign(self) -> *mut kernel::ffi::c_void;
+
+    /// The value back from its pointer.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` comes from `into_foreign`, and is taken back once.
+    unsafe fn from_foreign(ptr: *mut kernel::ffi::c_void) -> Self;
+
+    /// A borrow of the value for `'a`.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` comes from `into_foreign`, not taken back before `'a` ends.
+    unsafe fn borrow<'a>(ptr: *mut kernel::ffi::c_void) -> Self::Borrowed<'a>;
+}
+
+// SAFETY: The kernel crate's own conversions, which give the same guarantees.
+#[cfg(not(ru_kernel_foreign_mut))]
+unsafe impl<T: kernel::types::ForeignOwnable + 'static> ForeignOwnable for T {
+    type Borrowed<'a>
+        = <T as kernel::types::ForeignOwnable>::Borrowed<'a>
+    where
+        Self: 'a;
+
+    fn into_foreign(self) -> *mut kernel::ffi::c_void {
+        <T as kernel::types::ForeignOwnable>::into_foreign(self).cast_mut()
+    }
+
+    unsafe fn from_foreign(ptr: *mut kernel::ffi::c_void) -> Self {
+        // SAFETY: As the caller guarantees.
+        unsafe { <T as kernel::types::ForeignOwnable>::from_foreign(ptr) }
+    }
+
+    unsafe fn borrow<'a>(ptr: *mut kernel::ffi::c_void) -> Self::Borrowed<'a> {
+        // SAFETY: As the caller guarantees.
+        unsafe { <T as kernel::types::ForeignOwnable>::borrow(ptr) }
     }
 }

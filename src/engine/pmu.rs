@@ -713,7 +713,7 @@ impl<R: Backend> UncorePmu<R> {
 
     /// Checks that `enc` and the other members of `ev`'s group fit this box
     /// together: its slots, its shared registers and its counters.
-    fn validate_group(&self, ev: &NewEvent, enc: Encoded) -> Result {
+    fn validate_group(&self, ev: &NewEvent<Self>, enc: Encoded) -> Result {
         let mut shared = Shared::default();
         let mut schedule = Schedule::new();
         let mut slots = 0;
@@ -767,15 +767,14 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         capabilities: Capabilities::empty().with(Capability::NoExclude),
         task_context: TaskContext::Invalid,
         scope: Scope::None,
+        // `read` works from any CPU of the package.
+        readable_in_package: true,
     };
 
     type EventData = EventBox;
 
-    fn event_init(&self, ev: &mut NewEvent) -> Result<EventBox> {
+    fn event_init(&self, ev: &mut NewEvent<Self>) -> Result<EventBox> {
         let info = ev.info();
-        if !info.for_this_pmu {
-            return Err(ENOENT);
-        }
         if info.sampling {
             return Err(self.refuse(format_args!("sampling is not supported")));
         }
@@ -819,8 +818,6 @@ impl<R: Backend> PmuOps for UncorePmu<R> {
         self.validate_group(ev, enc)?;
         self.ctx.regs.stall(StallPoint::EventInit);
         ev.set_cpu(collector);
-        // `read` works from any CPU of the package.
-        ev.set_readable_in_package();
         Ok(EventBox { pkg })
     }
 

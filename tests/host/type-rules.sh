@@ -63,6 +63,8 @@ case_fails enable_without_disable "a PMU implements both enable and disable, or 
 	"a PMU of the series with enable but not disable fails to build"
 case_fails disable_without_enable "a PMU implements both enable and disable, or neither" \
 	"a PMU of the series with disable but not enable fails to build"
+case_fails irq_lock_in_read 'expected `&LocalInterruptDisabled`, found `&ReadContext`' \
+	"the series' read token (which admits NMI) is no proof for an IRQ-safe lock"
 rm -f "$out/$obj"
 echo "1..$n"
 exit $failed

@@ -15,7 +15,7 @@ pub mod sys;
 // The kernel crate's paths the perf abstraction's files name (`crate::…`).
 #[path = "../../rust/kcrate.rs"]
 pub mod kcrate;
-pub use kcrate::{bindings, cpu, cpumask, error, interrupt, prelude, str, types};
+pub use kcrate::{bindings, cpu, cpumask, device, devres, error, interrupt, prelude, str, types};
 pub(crate) use kcrate::{container_of, impl_flags, warn_on};
 
 /// The prefix of the kernel messages the layer prints (a `module!` crate
@@ -28,7 +28,9 @@ use sys::cpu::{without_irqs, IrqsOff};
 use sys::pci::{self, Binding, Bound, ConfigRegister, Device};
 use sys::perf::EventSlots;
 use sys::rcu;
-use sys::series::perf::{Event, EventFlags, NewEvent, Pmu, Registration, TaskContext};
+use sys::series::perf::{
+    Event, EventFlags, NewEvent, Pmu, ReadContext, Registration, StartStopContext, TaskContext,
+};
 use sys::sync::{new_irq_lock, IrqLock};
 
 /// A register the cases write.
@@ -116,10 +118,11 @@ fn case() {
     let _g = rcu::read_lock();
 }
 
-/// A PMU of the series' `Pmu` trait with the callbacks every PMU has; the
-/// `enable`/`disable` cases below add one or both of the optional pair.
+/// A PMU of the series' `Pmu` trait with the callbacks every PMU has, its
+/// `read` as given; the `enable`/`disable` cases below add one or both of
+/// the optional pair.
 macro_rules! pmu_with {
-    ($name:ident, $($opt:tt)*) => {
+    ($name:ident, fn read $read_args:tt $read_body:block $($opt:tt)*) => {
         /// A PMU the cases register.
         struct $name;
 
@@ -128,13 +131,10 @@ macro_rules! pmu_with {
             const CAPABILITIES: sys::series::perf::Capabilities =
                 sys::series::perf::Capabilities::empty();
             const TASK_CONTEXT: TaskContext = TaskContext::Invalid;
-            type EventData = u64;
+            type EventData = KBox<u64>;
 
-            fn event_init(&self, event: &mut NewEvent) -> Result<u64> {
-                if !event.is_for_this_pmu() {
-                    return Err(ENOENT);
-                }
-                Ok(event.config().config)
+            fn event_init(&self, event: &mut NewEvent<Self>) -> Result<KBox<u64>> {
+                Ok(KBox::new(event.config().config, GFP_KERNEL)?)
             }
 
             fn add(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) -> Result {
@@ -142,19 +142,32 @@ macro_rules! pmu_with {
             }
 
             fn del(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-            fn start(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-            fn stop(&self, _: &Event<Self>, _: EventFlags, _: &LocalInterruptDisabled) {}
-            fn read(&self, _: &Event<Self>, _: &LocalInterruptDisabled) {}
+            fn start(&self, _: &Event<Self>, _: EventFlags, _: &StartStopContext) {}
+            fn stop(&self, _: &Event<Self>, _: EventFlags, _: &StartStopContext) {}
+            fn read $read_args $read_body
             $($opt)*
         }
 
         /// Registers the PMU (which builds its `struct pmu`).
         pub fn register(module: &'static ThisModule) -> Result {
             let _pmu = KBox::pin_init(
-                Registration::new(module, kernel::c_str!("rust_must_fail"), $name, &[], &[]),
+                Registration::new::<core::convert::Infallible>(
+                    module,
+                    kernel::c_str!("rust_must_fail"),
+                    $name,
+                    &[],
+                    &[],
+                ),
                 GFP_KERNEL,
             )?;
             Ok(())
+        }
+    };
+    ($name:ident, $($opt:tt)*) => {
+        pmu_with! {
+            $name,
+            fn read(&self, _: &Event<Self>, _: &ReadContext) {}
+            $($opt)*
         }
     };
 }
@@ -179,4 +192,25 @@ pmu_with! {
 pmu_with! {
     DisableOnly,
     fn disable(&self, _: &LocalInterruptDisabled) {}
+}
+
+/// What needs interrupts off and may not run in NMI: a `SpinLockIrq`'s
+/// `lock_with` (7.x; 6.12 has none) takes the same proof.
+fn irq_safe_lock(_: &LocalInterruptDisabled) {}
+
+// The well-formed counterpart: `add` has the proof (interrupts off, never
+// NMI).
+#[cfg(fail = "none")]
+fn add_takes_irq_lock(irq: &LocalInterruptDisabled) {
+    irq_safe_lock(irq);
+}
+
+// `read` may run in NMI (a sample of a group with a hardware event, BPF's
+// `perf_event_read_local()`): its token is no proof for an IRQ-safe lock.
+#[cfg(fail = "irq_lock_in_read")]
+pmu_with! {
+    ReadLocks,
+    fn read(&self, _: &Event<Self>, ctx: &ReadContext) {
+        irq_safe_lock(ctx);
+    }
 }

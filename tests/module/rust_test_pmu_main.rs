@@ -35,7 +35,7 @@ pub mod sys;
 // The kernel crate's paths the perf abstraction's files name (`crate::…`).
 #[path = "../../rust/kcrate.rs"]
 pub mod kcrate;
-pub use kcrate::{bindings, cpu, cpumask, error, interrupt, prelude, str, types};
+pub use kcrate::{bindings, cpu, cpumask, device, devres, error, interrupt, prelude, str, types};
 pub(crate) use kcrate::{container_of, impl_flags, warn_on};
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -122,14 +122,12 @@ impl<const PACKAGE: bool> PmuOps for ClockPmu<PACKAGE> {
             TaskContext::Software
         },
         scope: if PACKAGE { Scope::Package } else { Scope::None },
+        readable_in_package: false,
     };
 
     type EventData = ();
 
-    fn event_init(&self, ev: &mut NewEvent) -> Result<()> {
-        if !ev.info().for_this_pmu {
-            return Err(ENOENT);
-        }
+    fn event_init(&self, ev: &mut NewEvent<Self>) -> Result<()> {
         let code = ev.config().config;
         if code != 0 {
             sys::pr_dbg!(

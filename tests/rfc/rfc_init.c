@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -85,6 +87,102 @@ static int open_event(int type, uint64_t config, int pid, int cpu, int group,
 	return fd < 0 ? -errno : (int)fd;
 }
 
+/*
+ * A group led by a software event that samples (cpu-clock, every 1 ms of
+ * this task's time), with the sample PMU as its member; each sample reads
+ * the group (PERF_SAMPLE_READ, PERF_FORMAT_GROUP), which calls rust_pmu's
+ * read from the leader's overflow (an hrtimer interrupt here; an NMI for a
+ * hardware leader, which QEMU's CPU cannot give). The samples must carry
+ * the member's count, growing, and about the leader's (both count this
+ * task's time in ns).
+ */
+static void group_sample(int type)
+{
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *mp;
+	uint64_t t0, head, off, data_off, data_size, first = 0, last = 0, last_leader = 0;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len = pg * (1 + 64);
+	int leader, member, samples = 0, bad = 0, back = 0;
+	unsigned char *base;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = 1000000;
+	attr.sample_type = PERF_SAMPLE_READ;
+	attr.read_format = PERF_FORMAT_GROUP;
+	attr.disabled = 1;
+	leader = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	member = leader >= 0 ? open_event(type, 0, 0, -1, leader, 0, 0) : -1;
+	check(leader >= 0 && member >= 0,
+	      "a cpu-clock leader that samples, with a rust_pmu member, opens (%d, %d)",
+	      leader < 0 ? -errno : leader, member);
+	if (leader < 0 || member < 0)
+		goto out;
+	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, leader, 0);
+	check(base != MAP_FAILED, "the leader's ring buffer maps");
+	if (base == MAP_FAILED)
+		goto out;
+	ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	t0 = now_ns();
+	while (now_ns() - t0 < 200000000)
+		;
+	ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	mp = (struct perf_event_mmap_page *)base;
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	data_off = mp->data_offset ? mp->data_offset : (uint64_t)pg;
+	data_size = mp->data_size ? mp->data_size : (uint64_t)pg * 64;
+	for (off = 0; off + sizeof(struct perf_event_header) <= head;) {
+		unsigned char rec[256];
+		struct perf_event_header h;
+		uint64_t i, v[3];
+
+		for (i = 0; i < sizeof(h); i++)
+			rec[i] = base[data_off + (off + i) % data_size];
+		memcpy(&h, rec, sizeof(h));
+		if (h.size < sizeof(h) || h.size > sizeof(rec) || off + h.size > head)
+			break;
+		for (i = 0; i < h.size; i++)
+			rec[i] = base[data_off + (off + i) % data_size];
+		off += h.size;
+		if (h.type != PERF_RECORD_SAMPLE)
+			continue;
+		/* { u64 nr; u64 values[nr]; }: the leader's count, the member's. */
+		if (h.size != sizeof(h) + sizeof(v)) {
+			bad++;
+			continue;
+		}
+		memcpy(v, rec + sizeof(h), sizeof(v));
+		if (v[0] != 2) {
+			bad++;
+			continue;
+		}
+		if (samples++ == 0)
+			first = v[2];
+		else if (v[2] < last)
+			back++;
+		last = v[2];
+		last_leader = v[1];
+	}
+	check(samples >= 20 && bad == 0,
+	      "group samples read the group: %d samples of the leader and rust_pmu, %d malformed",
+	      samples, bad);
+	check(samples >= 2 && back == 0 && last > first,
+	      "rust_pmu's count in the samples grows (%llu ns to %llu ns, %d steps back)",
+	      (unsigned long long)first, (unsigned long long)last, back);
+	check(last >= last_leader / 2 && last <= last_leader + last_leader / 2,
+	      "rust_pmu's count in the last sample is about the cpu-clock leader's (%llu ns, %llu ns)",
+	      (unsigned long long)last, (unsigned long long)last_leader);
+	munmap(base, len);
+out:
+	if (member >= 0)
+		close(member);
+	if (leader >= 0)
+		close(leader);
+}
+
 static uint64_t read_count(int fd)
 {
 	uint64_t v = 0;
@@ -99,6 +197,8 @@ int main(void)
 	uint64_t t0, busy, wall, n;
 	int type, fd, fd2, e;
 	const char *s;
+	char link[256];
+	ssize_t len;
 
 	mkdir("/dev", 0755);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
@@ -123,6 +223,14 @@ int main(void)
 	s = first_line(DIR "events/ns.unit");
 	check(!strcmp(s, "ns"), "events/ns.unit is ns (%s)", s);
 	check(access(DIR "cpumask", F_OK) != 0, "no cpumask file (no scope, no cpumask callback)");
+	/*
+	 * Registered under its faux device (Registration::new_foreign_owned()
+	 * sets pmu->parent): the PMU's device is that device's child.
+	 */
+	len = readlink("/sys/bus/event_source/devices/rust_pmu", link, sizeof(link) - 1);
+	link[len > 0 ? len : 0] = 0;
+	check(strstr(link, "/devices/faux/rust_pmu/rust_pmu") != NULL,
+	      "the PMU's device is a child of the faux device rust_pmu (%s)", link);
 
 	/* A task event counts while the task runs: busy 100 ms, then sleep 100 ms. */
 	fd = open_event(type, 0, 0, -1, -1, 0, 0);
@@ -168,11 +276,13 @@ int main(void)
 	if (fd >= 0)
 		close(fd);
 
+	group_sample(type);
+
 	/* Refusals: the PMU's own (event code), and perf's for its capabilities. */
 	e = open_event(type, 1, 0, -1, -1, 0, 0);
 	check(e == -EINVAL, "event code 1 is refused with EINVAL (%d)", e);
 	e = open_event(type, 0, 0, -1, -1, 1000, 0);
-	check(e < 0, "a sampling event is refused (NO_INTERRUPT) (%d)", e);
+	check(e == -EOPNOTSUPP, "a sampling event is refused with EOPNOTSUPP (NO_INTERRUPT, implied) (%d)", e);
 	e = open_event(type, 0, 0, -1, -1, 0, 1);
 	check(e < 0, "exclude_user is refused (NO_EXCLUDE) (%d)", e);
 	if (e >= 0)

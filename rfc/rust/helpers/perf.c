@@ -44,6 +44,21 @@ __rust_helper s64 rust_helper_local64_xchg(local64_t *l, s64 n)
 	return local64_xchg(l, n);
 }
 
+/*
+ * An add to an event's count that other CPUs' adds cannot lose, for a PMU
+ * whose events other CPUs read (local64_add() is atomic on its own CPU
+ * only). local64_t is a local_t, one long, on 64-bit kernels, and an
+ * atomic64_t on 32-bit ones.
+ */
+__rust_helper void rust_helper_perf_event_count_add_atomic(struct perf_event *event, s64 delta)
+{
+#if BITS_PER_LONG == 64
+	atomic_long_add(delta, (atomic_long_t *)&event->count);
+#else
+	atomic64_add(delta, &event->count.a);
+#endif
+}
+
 __rust_helper bool rust_helper_cpu_online(unsigned int cpu)
 {
 	return cpu_online(cpu);

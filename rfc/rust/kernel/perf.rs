@@ -3,13 +3,17 @@
 //! Performance monitoring units (PMUs) for perf events.
 //!
 //! A PMU driver implements [`Pmu`], a `#[vtable]` trait with one method per `struct pmu`
-//! callback, and registers it with [`Registration`], which owns the `struct pmu` and its sysfs
-//! attributes (`format/`, `events/` and, for a PMU that has one, `cpumask`) and unregisters it
-//! when dropped. The callbacks receive the event as an [`Event`] borrowed for the call, or, in
-//! `event_init`, as a [`NewEvent`] that can still be changed and checked against its group.
+//! callback, and registers it with [`Registration`], which initialises the driver's PMU object
+//! in place, owns it with the `struct pmu` and its sysfs attributes (`format/`, `events/` and,
+//! for a PMU that has one, `cpumask`), and unregisters the PMU when dropped, or, for a PMU of a
+//! device, when the device is unbound. The callbacks receive the event as an [`Event`] borrowed
+//! for the call, or, in `event_init`, as a [`NewEvent`] that can still be changed and checked
+//! against its group.
 //!
-//! An event's driver data ([`Pmu::EventData`]) is allocated when `event_init` succeeds and
-//! freed when perf destroys the event; every later callback borrows it.
+//! An event's driver data ([`Pmu::EventData`], any `ForeignOwnable`: a `KBox`, an `Arc`, `()`)
+//! is what `event_init` returns; perf holds it for the event, every later callback (and the
+//! group checks of later events) borrows it, and [`Pmu::destroy`] gets it back when perf
+//! destroys the event.
 //!
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 //!
@@ -24,10 +28,12 @@
 //! ```
 
 mod attr;
+mod context;
 mod event;
 mod pmu;
 
 pub use attr::Attr;
+pub use context::{ReadContext, StartStopContext};
 pub use event::{Config, Event, EventId, EventState, GroupMember, HwState, HwStates, NewEvent};
 pub use pmu::{Pmu, Registration};
 
@@ -99,7 +105,8 @@ impl_flags!(
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum Capability {
         /// The PMU has no overflow interrupt: perf refuses sampling events
-        /// (`PERF_PMU_CAP_NO_INTERRUPT`).
+        /// (`PERF_PMU_CAP_NO_INTERRUPT`). Implied: every PMU of [`Pmu`] has it, for want of an
+        /// interrupt API.
         NoInterrupt = bindings::PERF_PMU_CAP_NO_INTERRUPT,
         /// The PMU cannot filter by privilege level: perf refuses events with an `exclude_*`
         /// flag (`PERF_PMU_CAP_NO_EXCLUDE`).
@@ -155,8 +162,11 @@ impl TaskContext {
 /// The CPUs one of a PMU's counters serves (`pmu->scope`).
 ///
 /// With a scope other than [`Scope::None`], perf itself shows the PMU's `cpumask` file (one
-/// online CPU per unit of the scope), moves new CPU-wide events to that CPU and migrates them
-/// when it goes offline.
+/// online CPU per unit of the scope, where tools open CPU-wide events), refuses a CPU-wide event
+/// of a unit with no online CPU, lets any CPU of the event's unit read it
+/// (`PERF_EV_CAP_READ_SCOPE`: [`Pmu::read`] may run there, and [`Event::count_add`] is atomic
+/// across CPUs), and, when the CPU of the mask goes offline, migrates the PMU's events on it to
+/// another CPU of the unit. It does not move an event opened on another CPU of the unit.
 ///
 /// # Examples
 ///

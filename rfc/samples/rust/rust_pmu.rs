@@ -4,14 +4,19 @@
 //! which its events run.
 //!
 //! Per-task and per-CPU counting events are accepted, sampling events and `exclude_*` filters
-//! are not. With the module loaded:
+//! are not. An event may be a member of a sampling group, whose samples read it from the
+//! leader's overflow: in NMI for a hardware leader, so the clock is the NMI-safe
+//! `ktime_get_mono_fast_ns()`. The PMU is registered under a faux device of the same name, whose
+//! unbinding unregisters it. With the module loaded:
 //!
 //! ```sh
 //! perf stat -e rust_pmu/ns/ -- sleep 1
 //! perf stat -a -e rust_pmu/ns/ -- sleep 1
+//! perf record -e '{cycles,rust_pmu/ns/}:S' -- sleep 1
 //! ```
 
 use kernel::{
+    faux,
     interrupt::LocalInterruptDisabled,
     perf::{
         Attr,
@@ -24,14 +29,12 @@ use kernel::{
         HwStates,
         NewEvent,
         Pmu,
+        ReadContext,
         Registration,
+        StartStopContext,
         TaskContext, //
     },
     prelude::*,
-    time::{
-        Instant,
-        Monotonic, //
-    },
 };
 
 module! {
@@ -60,38 +63,25 @@ const EVENTS: &[Attr<'static>] = &[
     },
 ];
 
-/// The PMU: its clock's origin.
-struct Clock {
-    epoch: Instant<Monotonic>,
-}
+/// The PMU.
+struct Clock;
 
 impl Clock {
-    /// Nanoseconds since the PMU was registered.
-    fn now(&self) -> u64 {
-        // `Instant<Monotonic>` never goes backwards: the difference is not negative.
-        self.epoch.elapsed().as_nanos().unsigned_abs()
-    }
-
-    /// Adds the time since the event's last update to its count.
-    fn update(&self, event: &Event<Self>) {
-        let now = self.now();
+    /// Adds the time from the event's last update to `now` to its count.
+    fn update(event: &Event<Self>, now: u64) {
         let prev = event.prev_count_xchg(now);
-        event.count_add(now.wrapping_sub(prev));
+        // The fast clock may step back by a few nanoseconds across an update: none are counted.
+        event.count_add(now.saturating_sub(prev));
     }
 }
 
 #[vtable]
 impl Pmu for Clock {
-    const CAPABILITIES: Capabilities = Capabilities::empty()
-        .with(Capability::NoInterrupt)
-        .with(Capability::NoExclude);
+    const CAPABILITIES: Capabilities = Capabilities::empty().with(Capability::NoExclude);
     const TASK_CONTEXT: TaskContext = TaskContext::Software;
     type EventData = ();
 
-    fn event_init(&self, event: &mut NewEvent) -> Result {
-        if !event.is_for_this_pmu() {
-            return Err(ENOENT);
-        }
+    fn event_init(&self, event: &mut NewEvent<Self>) -> Result {
         if event.config().config != 0 {
             pr_debug!("unknown event code {:#x}\n", event.config().config);
             return Err(EINVAL);
@@ -102,48 +92,52 @@ impl Pmu for Clock {
     fn add(&self, event: &Event<Self>, flags: EventFlags, irq: &LocalInterruptDisabled) -> Result {
         event.set_state(HwState::Stopped | HwState::UpToDate);
         if flags.contains(EventFlag::Start) {
-            self.start(event, flags, irq);
+            self.start(event, flags, StartStopContext::from_irqs_off(irq));
         }
         Ok(())
     }
 
     fn del(&self, event: &Event<Self>, _flags: EventFlags, irq: &LocalInterruptDisabled) {
-        self.stop(event, EventFlag::Update.into(), irq);
+        let ctx = StartStopContext::from_irqs_off(irq);
+        self.stop(event, EventFlag::Update.into(), ctx);
     }
 
-    fn start(&self, event: &Event<Self>, _flags: EventFlags, _irq: &LocalInterruptDisabled) {
-        event.prev_count_set(self.now());
+    fn start(&self, event: &Event<Self>, _flags: EventFlags, ctx: &StartStopContext) {
+        event.prev_count_set(ctx.mono_fast_ns());
         event.set_state(HwStates::empty());
     }
 
-    fn stop(&self, event: &Event<Self>, _flags: EventFlags, _irq: &LocalInterruptDisabled) {
-        // The count is always brought up to date: reading the clock is cheap.
+    fn stop(&self, event: &Event<Self>, _flags: EventFlags, ctx: &StartStopContext) {
+        // The count is always brought up to date, throttled or not: reading the clock is cheap.
         if !event.state().contains(HwState::Stopped) {
-            self.update(event);
+            Self::update(event, ctx.mono_fast_ns());
         }
         event.set_state(HwState::Stopped | HwState::UpToDate);
     }
 
-    fn read(&self, event: &Event<Self>, _irq: &LocalInterruptDisabled) {
+    fn read(&self, event: &Event<Self>, ctx: &ReadContext) {
         if !event.state().contains(HwState::Stopped) {
-            self.update(event);
+            Self::update(event, ctx.mono_fast_ns());
         }
     }
 }
 
-#[pin_data]
+/// The module: the faux device the PMU is registered under, which owns the registration.
 struct RustPmuModule {
-    #[pin]
-    pmu: Registration<Clock>,
+    _dev: faux::Registration,
 }
 
-impl kernel::InPlaceModule for RustPmuModule {
-    fn init(module: &'static ThisModule) -> impl PinInit<Self, Error> {
-        let clock = Clock {
-            epoch: Instant::now(),
-        };
-        try_pin_init!(Self {
-            pmu <- Registration::new(module, c"rust_pmu", clock, FORMATS, EVENTS),
-        })
+impl kernel::Module for RustPmuModule {
+    fn init(module: &'static ThisModule) -> Result<Self> {
+        let dev = faux::Registration::new(c"rust_pmu", None)?;
+        Registration::new_foreign_owned(
+            dev.as_ref().as_ref(),
+            module,
+            c"rust_pmu",
+            Clock,
+            FORMATS,
+            EVENTS,
+        )?;
+        Ok(Self { _dev: dev })
     }
 }

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 
-//! The sysfs attributes of a PMU: `format/` and `events/` files with fixed text, and `cpumask`
-//! for a PMU that has one ([`Pmu::cpumask`]).
+//! The sysfs attributes of a PMU: `format/` and `events/` files with fixed text, shown by the
+//! driver core's `device_show_string()`, and `cpumask` for a PMU that has one ([`Pmu::cpumask`]).
 //!
 //! C header: [`include/linux/sysfs.h`](srctree/include/linux/sysfs.h)
 
 use super::pmu::{Adapter, Pmu};
 use crate::{
     bindings,
+    cpumask::CpumaskVar,
     prelude::*,
     str::CString, //
 };
@@ -68,7 +69,8 @@ impl AttrGroups {
             let mut f = bindings::dev_ext_attribute::default();
             f.attr.attr.name = pair[0].as_char_ptr();
             f.attr.attr.mode = 0o444;
-            f.attr.__bindgen_anon_1.show = Some(show_text);
+            // The driver core's helper prints `var`, a string, and a newline.
+            f.attr.__bindgen_anon_1.show = Some(bindings::device_show_string);
             f.var = pair[1].as_char_ptr().cast_mut().cast();
             files.push(f, GFP_KERNEL)?;
         }
@@ -128,23 +130,6 @@ impl AttrGroups {
     }
 }
 
-/// Shows a fixed text attribute, whose `var` is its NUL-terminated text.
-///
-/// # Safety
-///
-/// Called by sysfs for a text attribute of an [`AttrGroups`], with a page buffer.
-unsafe extern "C" fn show_text(
-    _dev: *mut bindings::device,
-    attr: *mut bindings::device_attribute,
-    buf: *mut c_char,
-) -> isize {
-    // SAFETY: Every attribute with this `show` is the `attr` of a `dev_ext_attribute` whose
-    // `var` is a NUL-terminated string owned by the registration, which outlives its files.
-    let text = unsafe { (*crate::container_of!(attr, bindings::dev_ext_attribute, attr)).var };
-    // SAFETY: `buf` is the page sysfs passed; the format takes one string.
-    unsafe { bindings::sysfs_emit(buf, c"%s\n".as_char_ptr(), text) as isize }
-}
-
 /// Shows the `cpumask` attribute of a `T` PMU.
 ///
 /// # Safety
@@ -156,18 +141,25 @@ unsafe extern "C" fn show_cpumask<T: Pmu>(
     _attr: *mut bindings::device_attribute,
     buf: *mut c_char,
 ) -> isize {
+    // SAFETY: sysfs passes the PMU's live device.
+    let pmu = unsafe { (*dev).driver_data };
     // SAFETY: perf sets the driver data of a PMU's device to its `struct pmu`
     // (`pmu_dev_alloc()`), which belongs to a `Registration<T>` while its files exist.
-    let ops = unsafe { Adapter::<T>::ops((*dev).driver_data.cast()) };
-    let mask = ops.cpumask().as_raw();
+    let ops = unsafe { Adapter::<T>::ops(pmu.cast()) };
+    let mut mask = match CpumaskVar::new_zero(GFP_KERNEL) {
+        Ok(mask) => mask,
+        Err(_) => return ENOMEM.to_errno() as isize,
+    };
+    ops.cpumask(&mut mask);
+    let bits = mask.as_raw();
     // SAFETY: `buf` is the page sysfs passed; `%*pbl` takes a bitmap's width and bits
-    // (`cpumask_pr_args()`), and the mask is valid for the call.
+    // (`cpumask_pr_args()`), and the mask lives until the end of the call.
     unsafe {
         bindings::sysfs_emit(
             buf,
             c"%*pbl\n".as_char_ptr(),
             crate::cpu::nr_cpu_ids(),
-            (*mask).bits.as_ptr(),
+            (*bits).bits.as_ptr(),
         ) as isize
     }
 }

@@ -4,13 +4,13 @@
 //!
 //! C header: [`include/linux/perf_event.h`](srctree/include/linux/perf_event.h)
 
-use super::pmu::Pmu;
+use super::{pmu::Pmu, Scope};
 use crate::{
     bindings,
     cpu::CpuId,
     impl_flags,
     prelude::*,
-    types::Opaque, //
+    types::{ForeignOwnable, Opaque}, //
 };
 use core::marker::PhantomData;
 
@@ -45,9 +45,10 @@ unsafe fn config_of(ev: *mut bindings::perf_event) -> Config {
     // SAFETY: The caller guarantees that the event is live; perf does not change an event's
     // attributes after creating it.
     let attr = unsafe { &(*ev).attr };
-    // SAFETY: The unions hold plain integers; `config1` and `config2` are the views a PMU reads.
-    let (config1, config2) =
-        unsafe { (attr.__bindgen_anon_3.config1, attr.__bindgen_anon_4.config2) };
+    // SAFETY: The union holds plain integers; `config1` is the view a PMU reads.
+    let config1 = unsafe { attr.__bindgen_anon_3.config1 };
+    // SAFETY: As above, for `config2`.
+    let config2 = unsafe { attr.__bindgen_anon_4.config2 };
     Config {
         config: attr.config,
         config1,
@@ -113,8 +114,9 @@ impl_flags!(
 ///
 /// An `&Event<T>` is only made from the event perf passes to a callback of a registered `T`
 /// PMU, and lives no longer than that callback, for which perf keeps the event alive. The
-/// event's `event_init` succeeded: its `pmu_private` points to its `T::EventData`, allocated
-/// then and freed by its `destroy` callback.
+/// event's `event_init` succeeded: its `pmu_private` holds its `T::EventData`, made foreign
+/// then ([`ForeignOwnable::into_foreign`]) and taken back by its `destroy` callback, after
+/// every other callback.
 ///
 /// # Examples
 ///
@@ -188,21 +190,32 @@ impl<T: Pmu> Event<T> {
         unsafe { config_of(self.as_raw()) }
     }
 
-    /// Returns the data `event_init` returned for the event.
+    /// Returns the data `event_init` returned for the event, borrowed for the callback (for a
+    /// `KBox<U>` or an `Arc<U>`, a reference to the `U`).
     ///
     /// # Examples
     ///
     /// ```
+    /// use core::sync::atomic::{AtomicU64, Ordering};
     /// use kernel::perf::{Event, Pmu};
+    /// use kernel::prelude::*;
     ///
-    /// fn data<T: Pmu>(event: &Event<T>) -> &T::EventData {
-    ///     event.data()
+    /// // Each event's own copy of its counter's last value.
+    /// struct Last {
+    ///     value: AtomicU64,
+    /// }
+    ///
+    /// fn last<T: Pmu<EventData = KBox<Last>>>(event: &Event<T>) -> u64 {
+    ///     event.data().value.load(Ordering::Relaxed)
     /// }
     /// ```
-    pub fn data(&self) -> &T::EventData {
-        // SAFETY: The event is live and its `pmu_private` points to its `T::EventData`, which
-        // lives until the event is destroyed, after every callback (type invariant).
-        unsafe { &*(*self.as_raw()).pmu_private.cast::<T::EventData>() }
+    pub fn data(&self) -> <T::EventData as ForeignOwnable>::Borrowed<'_> {
+        // SAFETY: The event is live for the callback (type invariant).
+        let private = unsafe { (*self.as_raw()).pmu_private };
+        // SAFETY: `private` is what `into_foreign` returned for the event's data, which the
+        // event's `destroy` takes back with `from_foreign` only after this callback, when the
+        // borrow has ended (type invariant).
+        unsafe { T::EventData::borrow(private) }
     }
 
     /// Returns the CPU the event counts on, `None` for a per-task event on any CPU.
@@ -222,9 +235,12 @@ impl<T: Pmu> Event<T> {
         CpuId::from_i32(unsafe { (*self.as_raw()).cpu })
     }
 
-    /// Adds `delta` to the event's count (`local64_add()` on `event->count`).
+    /// Adds `delta` to the event's count.
     ///
-    /// Like `local64_add()`, this is atomic against other updates made on the same CPU only.
+    /// For a PMU whose events only their own CPU reads, this is `local64_add()`, atomic against
+    /// the updates of that CPU (the only ones). For a PMU that lets other CPUs read
+    /// ([`Pmu::READ_IN_PACKAGE`], or a [`Scope`]), where `read` on one CPU may add while the
+    /// event's CPU does, it is an atomic add across CPUs.
     ///
     /// # Examples
     ///
@@ -236,9 +252,16 @@ impl<T: Pmu> Event<T> {
     /// }
     /// ```
     pub fn count_add(&self, delta: u64) {
-        // SAFETY: The event is live (type invariant); `count` is a `local64_t`. The value is
-        // reinterpreted as the `s64` the counter holds.
-        unsafe { bindings::local64_add(delta as i64, &raw mut (*self.as_raw()).count) };
+        // The value is reinterpreted as the `s64` the counter holds.
+        let delta = delta as i64;
+        if T::READ_IN_PACKAGE || !matches!(T::SCOPE, Scope::None) {
+            // SAFETY: The event is live (type invariant).
+            unsafe { bindings::perf_event_count_add_atomic(self.as_raw(), delta) };
+        } else {
+            // SAFETY: The event is live (type invariant); `count` is a `local64_t`, which only
+            // this CPU updates: no other CPU reads the PMU's events.
+            unsafe { bindings::local64_add(delta, &raw mut (*self.as_raw()).count) };
+        }
     }
 
     /// Returns the counter value the PMU last recorded (`hw.prev_count`).
@@ -351,20 +374,20 @@ impl HwStates {
 /// An event being created, as `event_init` receives it.
 ///
 /// It is not installed yet: it has no driver data and no count, and the PMU may still move it to
-/// another CPU or let other CPUs of its package read it.
+/// another CPU.
 ///
 /// # Invariants
 ///
-/// Made only from the event perf passes to `event_init`, for that call; perf has not published
-/// the event anywhere yet.
+/// Made only from the event perf passes to `event_init` of a registered `T` PMU, for that call;
+/// perf has not published the event anywhere yet.
 ///
 /// # Examples
 ///
 /// ```
-/// use kernel::perf::NewEvent;
+/// use kernel::perf::{NewEvent, Pmu};
 /// use kernel::prelude::*;
 ///
-/// fn check(event: &NewEvent) -> Result {
+/// fn check<T: Pmu>(event: &NewEvent<T>) -> Result {
 ///     if event.is_sampling() || event.has_exclude() {
 ///         return Err(EINVAL);
 ///     }
@@ -372,9 +395,9 @@ impl HwStates {
 /// }
 /// ```
 #[repr(transparent)]
-pub struct NewEvent(Opaque<bindings::perf_event>);
+pub struct NewEvent<T: Pmu>(Opaque<bindings::perf_event>, PhantomData<T>);
 
-impl NewEvent {
+impl<T: Pmu> NewEvent<T> {
     /// Creates a reference to a [`NewEvent`] from a valid pointer.
     ///
     /// # Safety
@@ -396,9 +419,9 @@ impl NewEvent {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     ///
-    /// fn code(event: &NewEvent) -> u64 {
+    /// fn code<T: Pmu>(event: &NewEvent<T>) -> u64 {
     ///     event.config().config & 0xff
     /// }
     /// ```
@@ -408,22 +431,9 @@ impl NewEvent {
     }
 
     /// Whether the event was opened for this PMU (`attr.type` is the PMU's type): perf offers
-    /// events of other types to PMUs that may take them, which refuse them with `ENOENT`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::perf::NewEvent;
-    /// use kernel::prelude::*;
-    ///
-    /// fn mine(event: &NewEvent) -> Result {
-    ///     if !event.is_for_this_pmu() {
-    ///         return Err(ENOENT);
-    ///     }
-    ///     Ok(())
-    /// }
-    /// ```
-    pub fn is_for_this_pmu(&self) -> bool {
+    /// events of other types to PMUs that may take them, which the `event_init` trampoline
+    /// refuses with `ENOENT`.
+    pub(super) fn is_for_this_pmu(&self) -> bool {
         let ev = self.as_raw();
         // SAFETY: The event is live and its `pmu` is the PMU whose `event_init` runs.
         unsafe { (*ev).attr.type_ == (*(*ev).pmu).type_ as u32 }
@@ -434,9 +444,9 @@ impl NewEvent {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     ///
-    /// fn cpu_wide(event: &NewEvent) -> bool {
+    /// fn cpu_wide<T: Pmu>(event: &NewEvent<T>) -> bool {
     ///     event.cpu().is_some() && !event.is_per_task()
     /// }
     /// ```
@@ -450,9 +460,9 @@ impl NewEvent {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     ///
-    /// fn counts_only(event: &NewEvent) -> bool {
+    /// fn counts_only<T: Pmu>(event: &NewEvent<T>) -> bool {
     ///     !event.is_sampling()
     /// }
     /// ```
@@ -466,9 +476,9 @@ impl NewEvent {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     ///
-    /// fn unfiltered(event: &NewEvent) -> bool {
+    /// fn unfiltered<T: Pmu>(event: &NewEvent<T>) -> bool {
     ///     !event.has_exclude()
     /// }
     /// ```
@@ -482,9 +492,9 @@ impl NewEvent {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     ///
-    /// fn per_task(event: &NewEvent) -> bool {
+    /// fn per_task<T: Pmu>(event: &NewEvent<T>) -> bool {
     ///     event.is_per_task()
     /// }
     /// ```
@@ -500,9 +510,9 @@ impl NewEvent {
     ///
     /// ```
     /// use kernel::cpu::CpuId;
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     ///
-    /// fn to_first(event: &mut NewEvent, first: CpuId) {
+    /// fn to_first<T: Pmu>(event: &mut NewEvent<T>, first: CpuId) {
     ///     event.set_cpu(first);
     /// }
     /// ```
@@ -513,18 +523,8 @@ impl NewEvent {
     }
 
     /// Lets any CPU of the package of the event's CPU read the event while it counts
-    /// (`PERF_EV_CAP_READ_ACTIVE_PKG`): [`Pmu::read`] may then run on those CPUs.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::perf::NewEvent;
-    ///
-    /// fn package_wide(event: &mut NewEvent) {
-    ///     event.set_readable_in_package();
-    /// }
-    /// ```
-    pub fn set_readable_in_package(&mut self) {
+    /// (`PERF_EV_CAP_READ_ACTIVE_PKG`), for a PMU with [`Pmu::READ_IN_PACKAGE`].
+    pub(super) fn set_readable_in_package(&mut self) {
         // SAFETY: As in `set_cpu`.
         unsafe { (*self.as_raw()).event_caps |= bindings::PERF_EV_CAP_READ_ACTIVE_PKG as i32 };
     }
@@ -543,10 +543,10 @@ impl NewEvent {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::NewEvent;
+    /// use kernel::perf::{NewEvent, Pmu};
     /// use kernel::prelude::*;
     ///
-    /// fn fits(event: &NewEvent, counters: usize) -> Result {
+    /// fn fits<T: Pmu>(event: &NewEvent<T>, counters: usize) -> Result {
     ///     let mut n = 1;
     ///     event.for_each_group_member(|member| {
     ///         if !member.state().is_enabled() {
@@ -557,10 +557,12 @@ impl NewEvent {
     ///     })
     /// }
     /// ```
-    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember) -> Result) -> Result {
+    pub fn for_each_group_member(&self, mut f: impl FnMut(&GroupMember<T>) -> Result) -> Result {
         let ev = self.as_raw();
-        // SAFETY: The event is live (type invariant); perf set its PMU and group leader.
-        let (pmu, leader) = unsafe { ((*ev).pmu, (*ev).group_leader) };
+        // SAFETY: The event is live (type invariant); perf set its PMU.
+        let pmu = unsafe { (*ev).pmu };
+        // SAFETY: As above; perf set its group leader.
+        let leader = unsafe { (*ev).group_leader };
         if leader == ev {
             return Ok(());
         }
@@ -568,25 +570,32 @@ impl NewEvent {
         if unsafe { (*pmu).task_ctx_nr } == bindings::perf_event_task_context_perf_sw_context {
             return Err(EINVAL);
         }
-        // SAFETY: The event is a member of a group of a PMU outside the software context:
-        // `perf_try_init_event()` holds the leader's context mutex for the call (asserted under
-        // lockdep), which keeps the leader and its sibling list as they are. Each sibling is
-        // live for the call; `GroupMember` only reads its attributes.
-        unsafe {
-            bindings::lockdep_assert_event_ctx(leader);
-            if (*leader).pmu == pmu {
-                f(GroupMember::from_raw(leader))?;
+        // The event is a member of a group of a PMU outside the software context:
+        // `perf_try_init_event()` holds the leader's context mutex for the call, which keeps the
+        // leader, its sibling list and the siblings' PMUs as they are (perf revokes an event of
+        // an unregistering PMU under it too), and each sibling live.
+        // SAFETY: `leader` is live; the helper only asserts the mutex under lockdep.
+        unsafe { bindings::lockdep_assert_event_ctx(leader) };
+        // SAFETY: `leader` is live and keeps its PMU for the call.
+        if unsafe { (*leader).pmu } == pmu {
+            // SAFETY: The leader is an event of this `T` PMU (its `pmu`), whose `event_init`
+            // succeeded (it is in the group), live for the call.
+            f(unsafe { GroupMember::from_raw(leader) })?;
+        }
+        // SAFETY: `leader` is live; the field is in bounds.
+        let head = unsafe { &raw mut (*leader).sibling_list };
+        // SAFETY: The list is kept as it is for the call: `head` is a valid list head.
+        let mut pos = unsafe { (*head).next };
+        while pos != head {
+            // SAFETY: `pos` is the `sibling_list` of a sibling, an entry of the list.
+            let sibling = unsafe { crate::container_of!(pos, bindings::perf_event, sibling_list) };
+            // SAFETY: `pos` is an entry of the list, in a live sibling.
+            if unsafe { (*sibling).pmu } == pmu {
+                // SAFETY: As for the leader.
+                f(unsafe { GroupMember::from_raw(sibling) })?;
             }
-            let head = &raw mut (*leader).sibling_list;
-            let mut pos = (*head).next;
-            while pos != head {
-                let sibling: *mut bindings::perf_event =
-                    crate::container_of!(pos, bindings::perf_event, sibling_list);
-                if (*sibling).pmu == pmu {
-                    f(GroupMember::from_raw(sibling))?;
-                }
-                pos = (*pos).next;
-            }
+            // SAFETY: `pos` is an entry of the list, kept as it is for the call.
+            pos = unsafe { (*pos).next };
         }
         Ok(())
     }
@@ -596,25 +605,27 @@ impl NewEvent {
 ///
 /// # Invariants
 ///
-/// Made only from a live group member during `event_init`, for that call.
+/// Made only from a live group member of the `T` PMU during `event_init`, for that call, which
+/// keeps it in the group: its `event_init` succeeded, so its `pmu_private` holds its
+/// `T::EventData`, which its `destroy` takes back only after it left the group.
 ///
 /// # Examples
 ///
 /// ```
-/// use kernel::perf::GroupMember;
+/// use kernel::perf::{GroupMember, Pmu};
 ///
-/// fn code(member: &GroupMember) -> u64 {
+/// fn code<T: Pmu>(member: &GroupMember<T>) -> u64 {
 ///     member.config().config
 /// }
 /// ```
 #[repr(transparent)]
-pub struct GroupMember(Opaque<bindings::perf_event>);
+pub struct GroupMember<T: Pmu>(Opaque<bindings::perf_event>, PhantomData<T>);
 
-impl GroupMember {
+impl<T: Pmu> GroupMember<T> {
     /// # Safety
     ///
-    /// `ptr` must be a live group member during `event_init`, and the returned reference must
-    /// not outlive that call.
+    /// `ptr` must be a live group member of a registered `T` PMU during `event_init`, and the
+    /// returned reference must not outlive that call.
     unsafe fn from_raw<'a>(ptr: *mut bindings::perf_event) -> &'a Self {
         // SAFETY: A transparent wrapper, live for `'a` by the function's safety requirements.
         unsafe { &*ptr.cast() }
@@ -625,15 +636,42 @@ impl GroupMember {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::GroupMember;
+    /// use kernel::perf::{GroupMember, Pmu};
     ///
-    /// fn code(member: &GroupMember) -> u64 {
+    /// fn code<T: Pmu>(member: &GroupMember<T>) -> u64 {
     ///     member.config().config & 0xff
     /// }
     /// ```
     pub fn config(&self) -> Config {
         // SAFETY: The member is live (type invariant).
         unsafe { config_of(self.0.get()) }
+    }
+
+    /// Returns the data the member's `event_init` returned, borrowed for the call: what a PMU
+    /// decided for the member then (its counter, its shared registers) need not be worked out
+    /// again from its configuration.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::perf::{GroupMember, Pmu};
+    /// use kernel::prelude::*;
+    ///
+    /// // The counters each event needs, decided in its `event_init`.
+    /// struct Needs {
+    ///     counters: u32,
+    /// }
+    ///
+    /// fn counters<T: Pmu<EventData = KBox<Needs>>>(member: &GroupMember<T>) -> u32 {
+    ///     member.data().counters
+    /// }
+    /// ```
+    pub fn data(&self) -> <T::EventData as ForeignOwnable>::Borrowed<'_> {
+        // SAFETY: The member is live (type invariant).
+        let private = unsafe { (*self.0.get()).pmu_private };
+        // SAFETY: `private` is what `into_foreign` returned for the member's data, which its
+        // `destroy` takes back only after it left the group, after this call (type invariant).
+        unsafe { T::EventData::borrow(private) }
     }
 
     /// Returns the member's state (`event->state`).
@@ -646,10 +684,10 @@ impl GroupMember {
     /// # Examples
     ///
     /// ```
-    /// use kernel::perf::GroupMember;
+    /// use kernel::perf::{GroupMember, Pmu};
     ///
     /// // Only the members that may count take a counter.
-    /// fn takes_a_counter(member: &GroupMember) -> bool {
+    /// fn takes_a_counter<T: Pmu>(member: &GroupMember<T>) -> bool {
     ///     member.state().is_enabled()
     /// }
     /// ```
