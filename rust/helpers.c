@@ -66,8 +66,7 @@ int ru_wrmsr_safe(u32 msr, u64 val) { return wrmsr_safe(msr, (u32)val, (u32)(val
 
 /*
  * Without fault handling of its own: an MSR the CPU lacks reads 0, with the
- * kernel's one-time "unchecked MSR access error" warning (as the C uncore
- * driver reads its counters).
+ * kernel's one-time "unchecked MSR access error" warning (as C uncore reads).
  */
 u64 ru_rdmsr(u32 msr)
 {
