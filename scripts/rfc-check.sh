@@ -24,9 +24,10 @@
 #     counts with the sample PMU (alone, and read by a software leader's
 #     samples) and sees its refusals.
 # The built tree is kept in $CACHE_DIR/rfc/check-<key>, the key hashing the
-# patches, the configuration fragment, the build's recipe version and the root: an
-# unchanged series reuses the build and its logs (the checks on them, the
-# checkpatch run and the boot run again).
+# patches (but their dates and commit IDs), the configuration fragment, the
+# build's recipe version and the root: an unchanged series reuses the build
+# and its logs (the checks on them, the checkpatch run and the boot run
+# again).
 #
 # Usage: scripts/rfc-check.sh [--help]
 # No `set -e`: each check reports its own failure as a TAP line.
@@ -55,7 +56,9 @@ base=$("$here/rfc.sh" --print-base) && root=$("$here/stock-kernel.sh" --variant 
 	{ not_ok "the base tree and the Debian 13 root are there"; exit 1; }
 patches=("$work"/series/000[1-9]-*.patch)
 echo "# series: ${#patches[@]} patches and a cover letter; $(tail -1 "$work/rfc.log" | sed 's/^ *//')"
-key=$( { cat "${patches[@]}" "$here/rfc-kernel.config"; echo "$RECIPE $root"; } |
+# The patches' dates and commit IDs follow the newest commit under rfc/
+# (the cover letter's too): they are left out of the key.
+key=$( { grep -hEv '^(From [0-9a-f]{40} |Date: )' "${patches[@]}"; cat "$here/rfc-kernel.config"; echo "$RECIPE $root"; } |
 	sha256sum | cut -c1-16)
 tree=$CACHE_DIR/rfc/check-$key
 in_root() { "$here/in-root.sh" "$root" --bind "$tree:/src" --bind "$work:/work" --cwd /src -- "$@"; }
