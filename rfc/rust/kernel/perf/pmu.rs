@@ -548,7 +548,9 @@ impl<T: Pmu> Adapter<T> {
     /// Called by perf once for an event of a [`Registration<T>`] whose `event_init` succeeded.
     unsafe extern "C" fn destroy_callback(ev: *mut bindings::perf_event) {
         // SAFETY: perf passes a live event; no other callback of it runs from now on.
-        let private = unsafe { core::mem::replace(&mut (*ev).pmu_private, core::ptr::null_mut()) };
+        let private = unsafe { (*ev).pmu_private };
+        // SAFETY: As above; the event no longer points to the data taken back below.
+        unsafe { (*ev).pmu_private = core::ptr::null_mut() };
         // SAFETY: `private` is what `into_foreign` returned in `event_init`; no borrow of it
         // remains (callbacks borrow it for their call only) and this is its one `from_foreign`.
         let data = unsafe { T::EventData::from_foreign(private) };
