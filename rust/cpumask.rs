@@ -57,16 +57,21 @@ impl CpuMask {
         }
     }
 
-    /// Writes the set into `dst`, each word as it is now.
+    /// Writes the set into `dst`, each word as it is now: the words of the
+    /// `nr_cpu_ids` bits, all a `struct cpumask` is sure to have. (With
+    /// `CONFIG_CPUMASK_OFFSTACK`, as on Debian's kernels, a `cpumask_var_t`
+    /// is allocated with `cpumask_size()` bytes, only those words, not the
+    /// `NR_CPUS` bits of the struct's type.)
     ///
     /// # Safety
     ///
-    /// `dst` is valid for writes of a `struct cpumask`.
+    /// `dst` is valid for writes of `nr_cpu_ids` bits in whole words.
     pub unsafe fn copy_to(&self, dst: *mut bindings::cpumask) {
-        let n = size_of::<bindings::cpumask>() / size_of::<usize>();
+        let n = cpu::nr_cpu_ids().div_ceil(BITS) as usize;
         // At least `n` words (type invariant).
         for (i, w) in self.words.iter().take(n).enumerate() {
-            // SAFETY: `i` is below the mask's words, which the caller guarantees writable.
+            // SAFETY: `i` is below the words of `nr_cpu_ids` bits, which the caller guarantees
+            // writable.
             unsafe { dst.cast::<usize>().add(i).write(w.load(Ordering::Relaxed)) };
         }
     }

@@ -542,7 +542,9 @@ impl<T: PmuOps> generic::Pmu for Policy<T> {
     }
 
     fn cpumask(&self, mask: &mut Cpumask) {
-        // SAFETY: `mask` is a `struct cpumask`, borrowed mutably for the call.
+        // SAFETY: `mask` is a mask of the kernel crate (a `CpumaskVar`'s, allocated with
+        // `cpumask_size()` bytes at least: the words of `nr_cpu_ids` bits), borrowed mutably for
+        // the call.
         unsafe { self.ops.cpumask().copy_to(mask.as_raw().cast()) };
     }
 }
