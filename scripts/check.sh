@@ -286,13 +286,15 @@ done
 for v in "${variants[@]}"; do
 	case "$v" in debug|stock*|unstable) ;; *) builds+=("$v") ;; esac
 done
+# The lint build (clippy) against the debug kernel and the distribution
+# kernels built in their roots; the other kernels plain.
+declare -A build_args=()
+for v in debug stock stock-rt unstable; do build_args[$v]=CLIPPY=1; done
 step "module builds"
 mdir=$(mktemp -d)
 for v in "${builds[@]}"; do
 	[ -n "${kernel_ok[$v]:-}" ] || continue
-	# The lint build (clippy) against the debug kernel and the distribution
-	# kernels built in their roots; the other kernels plain.
-	case "$v" in debug|stock*|unstable) args=(CLIPPY=1) ;; *) args=() ;; esac
+	args=(${build_args[$v]:-})
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
 	(
 		start=$SECONDS
@@ -303,7 +305,7 @@ for v in "${builds[@]}"; do
 done
 wait
 for v in "${builds[@]}"; do
-	case "$v" in debug|stock*|unstable) args=" (CLIPPY=1)" ;; *) args= ;; esac
+	args=${build_args[$v]:+ (${build_args[$v]})}
 	if [ -z "${kernel_ok[$v]:-}" ]; then
 		note "module build: $v kernel$args"
 		echo "   the $v kernel did not build"
