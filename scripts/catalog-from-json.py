@@ -11,7 +11,8 @@ jevents.py encodes it (event=EventCode, umask when not zero, then the
 Filter terms); its name is EventName in lower case without the
 UNC_<box>_ prefix (a filter_tid term, which the events carrying one
 cannot use without tid_en, is left out); a ScaleUnit of 64Bytes makes it a count of 64-byte
-lines in MiB. BOX=NAME|TERMS arguments are the aliases the box type
+lines in MiB; an event with another ScaleUnit (the QPI bandwidth events,
+flits as 8 bytes) is left out, its unscaled event being in the table. BOX=NAME|TERMS arguments are the aliases the box type
 carries (the Linux driver's), written first; an event of the same name
 is then left out. The build only reads the files this writes.
 """
@@ -49,7 +50,13 @@ def main():
                 # it; the catalog leaves it out.
                 terms += ''.join(',' + t for t in e['Filter'].split(',')
                                  if not t.startswith('filter_tid='))
-            mib = e.get('ScaleUnit') == '64Bytes'
+            scale = e.get('ScaleUnit')
+            if scale not in (None, '64Bytes'):
+                # A count scaled to another unit (QPI flits as 8 bytes):
+                # an alias carries the MiB scale only; the unscaled event
+                # is in the table under its own name.
+                continue
+            mib = scale == '64Bytes'
             if not re.fullmatch(r'[a-z][a-z0-9_.]*', name):
                 sys.exit('%s: name %s' % (e['EventName'], name))
             rows[box].append((name, terms, mib))

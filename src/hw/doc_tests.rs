@@ -285,12 +285,13 @@ fn selftest_pci_devices_are_the_tables() {
 
 /// Every platform's precondition table (`model::precond`), by the
 /// platform directory that holds its `preconditions.tsv`.
-fn precondition_tables() -> [(&'static str, &'static [super::model::precond::Precondition]); 6] {
-    use super::platforms::{hsx, ivbep, l3, nhmex, skl, snbep};
+fn precondition_tables() -> [(&'static str, &'static [super::model::precond::Precondition]); 7] {
+    use super::platforms::{bdx, hsx, ivbep, l3, nhmex, skl, snbep};
     [
         ("snbep", snbep::model::PRECONDITIONS),
         ("ivbep", ivbep::model::PRECONDITIONS),
         ("hsx", hsx::model::PRECONDITIONS),
+        ("bdx", bdx::model::PRECONDITIONS),
         ("skl", skl::model::PRECONDITIONS),
         ("nhmex", nhmex::model::PRECONDITIONS),
         ("l3", l3::model::PRECONDITIONS),

@@ -4,7 +4,7 @@
 # The hardware path on every CPU model: the module detects the platform,
 # registers its MSR PMUs (their counters read 0 under QEMU), counts zero,
 # and unloads cleanly, twice. On Debian's stock kernel too, with the same
-# PMUs. On Haswell-EP, against the kernel's C driver (intel-uncore.ko of
+# PMUs. On Haswell-EP, Broadwell-EP and Broadwell-DE, against the kernel's C driver (intel-uncore.ko of
 # the same kernel): the same MSR PMUs, their format/ files byte for byte
 # but the deliberate differences of Documentation/platforms.rst (listed
 # below, and checked to be what they are); the C driver has no aliases
@@ -13,6 +13,8 @@
 # guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=Haswell-noTSX,model=63,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Broadwell-noTSX,model=79,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Broadwell-noTSX,model=86,-hypervisor smp=4,sockets=1,cores=4
 # guest: noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
@@ -55,10 +57,11 @@ sysfs_of() {
 }
 
 # The deliberate format differences from the C driver (platforms.rst,
-# "Haswell-EP"), as "PMU format/FIELD": this driver's PCU `event` has the
+# "Haswell-EP", "Broadwell-EP"), as "PMU format/FIELD": this driver's PCU `event` has the
 # extended select bit 21 and its `occ_edge` is bit 31, as on SNB-EP.
 differs="uncore_pcu format/event|uncore_pcu format/occ_edge"
-if [ "$p" = hsx ] && [ -f /lib/modules/intel-uncore.ko ]; then
+case "$p" in hsx | bdx | bdxde) against_c=yes ;; *) against_c=no ;; esac
+if [ $against_c = yes ] && [ -f /lib/modules/intel-uncore.ko ]; then
 	W=/tmp/c-sysfs
 	mkdir -p $W
 	check "the C driver loads" insmod /lib/modules/intel-uncore.ko
@@ -91,7 +94,7 @@ if [ "$p" = snbep ]; then
 	out=$(insmod /lib/modules/rust_uncore_sim.ko sim=bogus 2>&1)
 	check "sim=bogus: the load fails with EINVAL" sh -c "echo \"\$1\" | grep -q 'Invalid argument'" sh "$out"
 	check "sim=bogus: dmesg names every platform" \
-		sh -c "dmesg | grep -q 'sim=bogus: expected <platform>\[:<sockets>\] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, hsx, pentiumd\$'"
+		sh -c "dmesg | grep -q 'sim=bogus: expected <platform>\[:<sockets>\] with platform one of snbep, ivbep, nhmex, wsmex, skl, xeon7100, xeon7400, hsx, bdx, bdxde, pentiumd\$'"
 	check_eq "sim=bogus: no PMU" "$(pmus)" ""
 	# The simulation needs its platform.
 	dmesg -c >/dev/null

@@ -18,6 +18,8 @@
 # guest: kernel=nodebug noload cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=Haswell-noTSX,model=63,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Broadwell-noTSX,model=79,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug noload cpu=Broadwell-noTSX,model=86,-hypervisor smp=4,sockets=1,cores=4
 # guest: kernel=nodebug noload cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug noload cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 # guest: kernel=nodebug noload cpu=Skylake-Client,model=158,-hypervisor smp=4,sockets=1,cores=4

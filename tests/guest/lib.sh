@@ -164,6 +164,8 @@ platform() {
 	6:45) echo snbep ;;
 	6:62) echo ivbep ;;
 	6:63) echo hsx ;;
+	6:79) echo bdx ;;
+	6:86) echo bdxde ;;
 	6:46) echo nhmex ;;
 	6:47) echo wsmex ;;
 	6:78 | 6:94 | 6:142 | 6:158 | 6:165 | 6:166) echo skl ;;
@@ -187,7 +189,8 @@ expected_msr_pmus() {
 	{
 		case "$1" in
 		snbep | ivbep) seq_names uncore_cbox "$2"; echo uncore_pcu; echo uncore_ubox ;;
-		hsx) seq_names uncore_cbox "$2"; echo uncore_pcu; seq_names uncore_sbox 4; echo uncore_ubox ;;
+		hsx | bdx) seq_names uncore_cbox "$2"; echo uncore_pcu; seq_names uncore_sbox 4; echo uncore_ubox ;;
+		bdxde) seq_names uncore_cbox "$2"; echo uncore_pcu; echo uncore_ubox ;;
 		nhmex | wsmex)
 			seq_names uncore_bbox 2; seq_names uncore_cbox "$2"; seq_names uncore_mbox 2
 			seq_names uncore_rbox 2; seq_names uncore_sbox 2; echo uncore_ubox; echo uncore_wbox ;;
@@ -202,8 +205,9 @@ expected_pci_pmus() {
 	{
 		case "$1" in
 		snbep) echo uncore_ha; seq_names uncore_imc 4; seq_names uncore_qpi 2; echo uncore_r2pcie; seq_names uncore_r3qpi 2 ;;
-		ivbep | hsx) seq_names uncore_ha 2; seq_names uncore_imc 8; echo uncore_irp; seq_names uncore_qpi 3
+		ivbep | hsx | bdx) seq_names uncore_ha 2; seq_names uncore_imc 8; echo uncore_irp; seq_names uncore_qpi 3
 			echo uncore_r2pcie; seq_names uncore_r3qpi 3 ;;
+		bdxde) seq_names uncore_ha 2; seq_names uncore_imc 8; echo uncore_irp; echo uncore_r2pcie ;;
 		skl) echo uncore_imc ;;
 		esac
 	} | sort | tr '\n' ' ' | sed 's/ $//'
@@ -220,6 +224,7 @@ full_cboxes() {
 	snbep | nhmex) echo 8 ;;
 	ivbep) echo 15 ;;
 	hsx) echo 18 ;;
+	bdx | bdxde) echo 24 ;;
 	wsmex) echo 10 ;;
 	skl) echo 4 ;;
 	*) echo 0 ;;
@@ -256,7 +261,7 @@ collectors() { expand_list "$(cat "$DEV/$1/cpumask")"; }
 # two events of one box and how many distinct events overcommit it.
 pair() {
 	case "$1" in
-	snbep | ivbep | hsx) echo "uncore_cbox_1|event=0x14,umask=0x1|event=0x14 umask=0x1|event=0x14,umask=0x2|event=0x14 umask=0x2|5" ;;
+	snbep | ivbep | hsx | bdx | bdxde) echo "uncore_cbox_1|event=0x14,umask=0x1|event=0x14 umask=0x1|event=0x14,umask=0x2|event=0x14 umask=0x2|5" ;;
 	skl) echo "uncore_cbox_1|event=0x14,umask=0x1|event=0x14 umask=0x1|event=0x14,umask=0x2|event=0x14 umask=0x2|3" ;;
 	nhmex | wsmex) echo "uncore_cbox_1|event=0x14,umask=0x1|event=0x14 umask=0x1|event=0x14,umask=0x2|event=0x14 umask=0x2|7" ;;
 	xeon7100 | xeon7400) echo "uncore_fsb|fsb_submask=0x1|event=0 sub=0x100000000|fsb_submask=0x2|event=0 sub=0x200000000|5" ;;

@@ -13,7 +13,7 @@ set -uo pipefail
 . "$(dirname "$0")/tap.sh"
 cd "$repo" || exit 1
 
-names='nhmex|snbep|ivbep|hsx|skl|l3'
+names='nhmex|snbep|ivbep|hsx|bdx|bdxde|skl|l3'
 pat="PlatformId::[A-Z]|(platforms|catalog)::($names)\\b"
 # code FILE: the file's lines before its unit tests, without comments.
 code() {
@@ -40,8 +40,9 @@ layer "the generic core (src/hw/ outside the registries)" src/hw
 layer "the register model (src/hw/model/)" src/hw/model
 layer "the engine (src/engine/)" src/engine
 layer "the abstraction layer (rust/)" rust
-# Each platform's model rules are its own file.
-for p in nhmex snbep ivbep hsx skl l3; do
+# Each platform's model rules are its own file (Broadwell-DE's are
+# Broadwell-EP's).
+for p in nhmex snbep ivbep hsx bdx skl l3; do
 	if grep -q 'sim: model::' "src/hw/platforms/$p.rs" && [ -f "src/hw/platforms/$p/model.rs" ]; then
 		ok "$p's model rules are in src/hw/platforms/$p/model.rs"
 	else

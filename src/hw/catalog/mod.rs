@@ -48,6 +48,8 @@ macro_rules! joined {
     };
 }
 
+pub mod bdx;
+pub mod bdxde;
 pub mod hsx;
 pub mod ivbep;
 pub mod l3;

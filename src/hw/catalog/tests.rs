@@ -1089,3 +1089,79 @@ fn hsx_catalog_is_perfs_haswellx_tables() {
     let (t, a) = find("pcu", "power_state_occupancy.cores_c0");
     assert_eq!(field(t, &attr_of(t, &a), "occ_sel"), 1);
 }
+
+/// Broadwell-EP's and Broadwell-DE's catalogs are perf's broadwellx and
+/// broadwellde uncore tables (1298 and 893 events; broadwellx's two QPI
+/// bandwidth events in 8-byte units left out, the Linux driver's iMC
+/// aliases added), per box type as perf counts them.
+#[test]
+fn bdx_catalogs_are_perfs_broadwell_tables() {
+    /// A platform, its name, its box types' alias counts and their sum.
+    type Want = (
+        PlatformId,
+        &'static str,
+        &'static [(&'static str, usize)],
+        usize,
+    );
+    let want: [Want; 2] = [
+        (
+            PlatformId::BROADWELL_X,
+            "bdx",
+            &[
+                ("ubox", 16),
+                ("cbox", 179),
+                ("pcu", 57),
+                ("sbox", 82),
+                ("ha", 220),
+                ("imc", 328),
+                ("irp", 55),
+                ("qpi", 149),
+                ("r2pcie", 62),
+                ("r3qpi", 150),
+            ],
+            1298,
+        ),
+        (
+            PlatformId::BROADWELL_DE,
+            "bdxde",
+            &[
+                ("ubox", 15),
+                ("cbox", 162),
+                ("pcu", 57),
+                ("ha", 220),
+                ("imc", 325),
+                ("irp", 55),
+                ("r2pcie", 62),
+            ],
+            896,
+        ),
+    ];
+    for (id, p, boxes, n) in want {
+        let mut total = 0;
+        for &(name, k) in boxes {
+            let (_, cat) = catalog(id, name);
+            assert_eq!(cat.len(), k, "{p}/{name}");
+            total += k;
+        }
+        assert_eq!(total, n, "{p}");
+        let has_sbox = platforms::by_id(id).box_type("sbox").is_some();
+        assert_eq!(has_sbox, p == "bdx");
+    }
+    let find = |id, name: &str, alias: &str| {
+        let (t, cat) = catalog(id, name);
+        let a = cat.iter().find(|a| a.name == alias).unwrap();
+        (t, *a)
+    };
+    // perf's broadwellde gives LLC_LOOKUP.ANY no state filter; broadwellx
+    // does.
+    let (_, a) = find(PlatformId::BROADWELL_DE, "cbox", "llc_lookup.any");
+    assert_eq!(a.terms.to_string(), "event=0x34,umask=0x11");
+    let (t, a) = find(PlatformId::BROADWELL_X, "cbox", "llc_lookup.any");
+    assert_eq!(field(t, &attr_of(t, &a), "filter_state"), 1);
+    let (_, a) = find(PlatformId::BROADWELL_X, "imc", "cas_count_read");
+    assert_eq!(a.unit, Some("MiB"));
+    assert!(catalog(PlatformId::BROADWELL_X, "qpi")
+        .1
+        .iter()
+        .all(|a| !a.name.ends_with("bandwidth_tx")));
+}

@@ -767,8 +767,19 @@ fn hsx_sbox_count_from_capid4() {
         .device_count()
         .expect("HSX reads its S-box count");
     assert_eq!((d.kind, d.device, d.offset), (BoxKind::Sbox, 0x2fc0, 0x94));
+    // Broadwell-EP (bdx_uncore_cpu_init): chop 0 means no S-box at all, in
+    // the PCU function 0x6fc0; Broadwell-DE has none to count.
+    use crate::hw::platforms::bdx::special::capid4_sboxes as bdx_sboxes;
+    assert_eq!(bdx_sboxes(0x3f), Some(0));
+    assert_eq!(bdx_sboxes(2 << 6), None);
+    let d = crate::hw::platforms::bdx::BDX
+        .global
+        .device_count()
+        .expect("BDX reads its S-box count");
+    assert_eq!((d.kind, d.device, d.offset), (BoxKind::Sbox, 0x6fc0, 0x94));
+    assert_eq!((d.decode)(0), Some(0));
     for p in crate::hw::platforms::ALL {
-        if p.id != PlatformId::HASWELL_EP {
+        if p.id != PlatformId::HASWELL_EP && p.id != PlatformId::BROADWELL_X {
             assert!(p.global.device_count().is_none(), "{}", p.name);
         }
     }

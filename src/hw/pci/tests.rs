@@ -11,6 +11,8 @@ fn every_listed_device_decodes_to_a_box_of_its_platform() {
         PlatformId::SANDY_BRIDGE_EP,
         PlatformId::IVY_BRIDGE_EP,
         PlatformId::HASWELL_EP,
+        PlatformId::BROADWELL_X,
+        PlatformId::BROADWELL_DE,
     ] {
         for f in functions(p) {
             let dev = f.dev.unwrap_or(24);
@@ -279,6 +281,8 @@ fn device_tables_match() {
         PlatformId::IVY_BRIDGE_EP,
         PlatformId::SKYLAKE,
         PlatformId::HASWELL_EP,
+        PlatformId::BROADWELL_X,
+        PlatformId::BROADWELL_DE,
     ] {
         for f in functions(p).iter().filter(|f| f.role != Role::Ubox) {
             want.insert(f.device);
@@ -289,8 +293,9 @@ fn device_tables_match() {
     assert_eq!(BOUND_IDS.len(), want.len());
     // 32 SNB-EP/IVB-EP functions, the 42 host bridges of the Skylake
     // family (Skylake to Comet Lake; the Linux driver's IMC_DEV list has 44
-    // entries, two IDs twice) and 20 Haswell-EP functions.
-    assert_eq!(BOUND_COUNT, 94);
+    // entries, two IDs twice), 20 Haswell-EP functions and 21 Broadwell-EP
+    // ones (Broadwell-DE's 12 among them, listed once).
+    assert_eq!(BOUND_COUNT, 115);
     assert_eq!(functions(PlatformId::SKYLAKE).len(), 42);
     let want: BTreeSet<(u32, u32)> = crate::hw::platforms::ALL
         .iter()

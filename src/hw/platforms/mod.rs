@@ -7,6 +7,8 @@ use super::bits::Field;
 use super::desc::{Format, Platform, PlatformId, Word};
 use super::pci::Role;
 
+pub mod bdx;
+pub mod bdxde;
 pub mod hsx;
 pub mod ivbep;
 pub mod l3;
@@ -32,6 +34,10 @@ impl PlatformId {
     pub const XEON_7400: Self = Self::new(6);
     /// Haswell-EP (Xeon E5 v3), family 6 model 63.
     pub const HASWELL_EP: Self = Self::new(7);
+    /// Broadwell-EP/EX (Xeon E5 v4, E7 v4), family 6 model 79.
+    pub const BROADWELL_X: Self = Self::new(8);
+    /// Broadwell-DE (Xeon D-1500), family 6 model 86.
+    pub const BROADWELL_DE: Self = Self::new(9);
 }
 
 /// How many platforms the driver supports.
@@ -41,7 +47,7 @@ pub const COUNT: usize = PLATFORMS.len();
 pub static ALL: [&Platform; COUNT] = PLATFORMS;
 
 /// [`ALL`], for compile-time tables.
-pub(crate) const PLATFORMS: [&Platform; 8] = [
+pub(crate) const PLATFORMS: [&Platform; 10] = [
     &snbep::SNBEP,
     &ivbep::IVBEP,
     &nhmex::NHMEX,
@@ -50,6 +56,8 @@ pub(crate) const PLATFORMS: [&Platform; 8] = [
     &l3::XEON7100,
     &l3::XEON7400,
     &hsx::HSX,
+    &bdx::BDX,
+    &bdxde::BDXDE,
 ];
 
 /// How many CPU models the driver supports.
@@ -81,9 +89,29 @@ pub const CPUS: [(u32, u32); CPU_COUNT] = {
     c
 };
 
+/// Whether function `i` of platform `p`'s device ID is an earlier
+/// function's (Broadwell-DE's functions are Broadwell-EP's).
+const fn listed_before(p: usize, i: usize) -> bool {
+    let id = PLATFORMS[p].pci[i].device;
+    let mut q = 0;
+    while q <= p {
+        let fns = PLATFORMS[q].pci;
+        let end = if q == p { i } else { fns.len() };
+        let mut j = 0;
+        while j < end {
+            if fns[j].device == id {
+                return true;
+            }
+            j += 1;
+        }
+        q += 1;
+    }
+    false
+}
+
 /// The device IDs of the PCI functions the driver binds, every platform's
-/// but the U-box devices, which are only read: the first `N` of them, and
-/// how many there are.
+/// but the U-box devices, which are only read, each once: the first `N` of
+/// them, and how many there are.
 const fn bound_ids<const N: usize>() -> ([u16; N], usize) {
     let platforms = PLATFORMS;
     let mut ids = [0; N];
@@ -93,7 +121,7 @@ const fn bound_ids<const N: usize>() -> ([u16; N], usize) {
         let fns = platforms[p].pci;
         let mut i = 0;
         while i < fns.len() {
-            if !matches!(fns[i].role, Role::Ubox) {
+            if !matches!(fns[i].role, Role::Ubox) && !listed_before(p, i) {
                 if n < N {
                     ids[n] = fns[i].device;
                 }

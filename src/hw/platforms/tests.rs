@@ -179,6 +179,71 @@ fn hsx_facts() {
     assert!(p.box_type("sbox").unwrap().format("tid_en").is_some());
 }
 
+/// Broadwell-EP and -DE against the Linux driver's "BDX uncore support":
+/// Haswell-EP's registers, 48-bit counters, 24 C-boxes, IVB-EP's U-box
+/// formats, the PCU's occupancy events off counter 0, a third QPI filter
+/// device, and no S-box, QPI or R3QPI on Broadwell-DE.
+#[test]
+fn bdx_facts() {
+    use crate::hw::platforms::{bdx::BDX, bdxde::BDXDE, hsx::HSX};
+    let p = &BDX;
+    let (box_ctl, _, ctr, offsets) = msr_space(p.box_type("cbox").unwrap());
+    assert_eq!(box_ctl.unwrap() + offsets.of(23), 0xe00 + 23 * 0x10);
+    assert_eq!(ctr.of(0) + offsets.of(23), 0xf78);
+    let width = |n| p.box_type(n).unwrap().ctr_bits;
+    assert_eq!(
+        [width("ubox"), width("sbox"), width("r3qpi"), width("cbox")],
+        [48, 48, 48, 48]
+    );
+    let boxes = |n| p.box_type(n).unwrap().num_boxes;
+    assert_eq!(
+        [boxes("cbox"), boxes("sbox"), boxes("qpi"), boxes("r3qpi")],
+        [24, 4, 3, 3]
+    );
+    // The U-box: HSX's registers, IVB-EP's formats (with inv), no filter.
+    let u = p.box_type("ubox").unwrap();
+    let names: std::vec::Vec<&str> = u.formats.iter().map(|f| f.name).collect();
+    assert_eq!(names, ["event", "umask", "edge", "inv", "thresh"]);
+    assert_eq!(
+        msr_space(u).1.of(0),
+        msr_space(HSX.box_type("ubox").unwrap()).1.of(0)
+    );
+    let mut attr = Attr::default();
+    terms::parse(u, "event=0x1", &mut attr).unwrap();
+    assert!(
+        encode(u, 0, attr).unwrap().shared.is_none(),
+        "no U-box filter"
+    );
+    // PCU: event select bit 7 ("Use Occupancy") keeps counter 0 out.
+    let pcu = p.box_type("pcu").unwrap();
+    let counters = |t: &BoxType, terms: &str| {
+        let mut attr = Attr::default();
+        terms::parse(t, terms, &mut attr).unwrap();
+        encode(t, 0, attr).unwrap().counters
+    };
+    assert_eq!(counters(pcu, "event=0x80,occ_sel=1"), 0xe);
+    assert_eq!(counters(pcu, "event=0xb"), 0xf);
+    let hsx_pcu = HSX.box_type("pcu").unwrap();
+    assert_eq!(counters(hsx_pcu, "event=0x80,occ_sel=1"), 0xf);
+    // C-box constraints: event 0x09 on counters 0-1 (HSX: 0 only).
+    assert_eq!(counters(p.box_type("cbox").unwrap(), "event=0x9"), 0x3);
+    assert_eq!(counters(HSX.box_type("cbox").unwrap(), "event=0x9"), 0x1);
+    // QPI ports 0-2 have their match/mask device.
+    let filters: std::vec::Vec<u16> = p
+        .pci
+        .iter()
+        .filter(|f| matches!(f.role, crate::hw::pci::Role::QpiFilter { .. }))
+        .map(|f| f.device)
+        .collect();
+    assert_eq!(filters, [0x6f86, 0x6f96, 0x6f46]);
+    // Broadwell-DE: BDX's boxes but the S-box, QPI and R3QPI.
+    let de: std::vec::Vec<&str> = BDXDE.types.iter().map(|t| t.name()).collect();
+    assert_eq!(de, ["ubox", "cbox", "pcu", "ha", "imc", "irp", "r2pcie"]);
+    assert!(BDXDE.global.device_count().is_none());
+    assert_eq!(crate::hw::platforms::for_cpu(6, 86).unwrap().name, "bdxde");
+    assert_eq!(crate::hw::platforms::for_cpu(6, 79).unwrap().name, "bdx");
+}
+
 #[test]
 fn nhmex_cbox_offsets_match_table_2_9() {
     // C-box n global control addresses, Table 2-9.

@@ -127,6 +127,8 @@ else
 	6:45) p=snbep ;;
 	6:62) p=ivbep ;;
 	6:63) p=hsx ;;
+	6:79) p=bdx ;;
+	6:86) p=bdxde ;;
 	6:46) p=nhmex ;;
 	6:47) p=wsmex ;;
 	6:78 | 6:94 | 6:142 | 6:158 | 6:165 | 6:166) p=skl ;;
@@ -169,6 +171,8 @@ devices() {
 case "$p" in
 snbep | ivbep) types="uncore_cbox_0 uncore_pcu uncore_ubox" ;;
 hsx) types="uncore_cbox_0 uncore_pcu uncore_sbox_0 uncore_sbox_1 uncore_ubox" ;;
+# Broadwell-EP parts may have no S-box (PCU CAPID4), Broadwell-DE has none.
+bdx | bdxde) types="uncore_cbox_0 uncore_pcu uncore_ubox" ;;
 nhmex | wsmex) types="uncore_bbox_0 uncore_bbox_1 uncore_cbox_0 uncore_mbox_0 uncore_mbox_1 uncore_rbox_0 uncore_rbox_1 uncore_sbox_0 uncore_sbox_1 uncore_ubox uncore_wbox" ;;
 skl) types="uncore_arb uncore_cbox_0" ;;
 xeon7100 | xeon7400) types="uncore_fsb uncore_gbsq uncore_gsnpq" ;;
@@ -264,11 +268,11 @@ load() {
 		return
 	fi
 	case "$p:$1" in
-	snbep:read | ivbep:read | hsx:read) set -- "$(pmus | grep '^uncore_imc_')" 0 "event=0x4 umask=0x1" "$lines" ;;
-	snbep:write | ivbep:write | hsx:write) set -- "$(pmus | grep '^uncore_imc_')" 0 "event=0x4 umask=0x4" "$lines" ;;
+	snbep:read | ivbep:read | hsx:read | bdx:read | bdxde:read) set -- "$(pmus | grep '^uncore_imc_')" 0 "event=0x4 umask=0x1" "$lines" ;;
+	snbep:write | ivbep:write | hsx:write | bdx:write | bdxde:write) set -- "$(pmus | grep '^uncore_imc_')" 0 "event=0x4 umask=0x4" "$lines" ;;
 	skl:read) set -- uncore_imc 0 "event=0x1" "$lines" ;;
 	skl:write) set -- uncore_imc 0 "event=0x2" "$lines" ;;
-	snbep:thrash | ivbep:thrash | hsx:thrash) set -- "$(pmus | grep '^uncore_cbox_')" 0 "event=0x34 umask=0x1 state=0" "$lines" ;;
+	snbep:thrash | ivbep:thrash | hsx:thrash | bdx:thrash | bdxde:thrash) set -- "$(pmus | grep '^uncore_cbox_')" 0 "event=0x34 umask=0x1 state=0" "$lines" ;;
 	skl:thrash) set -- "$(pmus | grep '^uncore_cbox_')" 0 "event=0x34 umask=0x8" "$lines" ;;
 	nhmex:thrash | wsmex:thrash) set -- "$(pmus | grep '^uncore_cbox_')" 0 "event=0x14 umask=0x4" "$lines" ;;
 	*:remote) set -- "$(pmus | grep '^uncore_qpi_')" 1 "event=0x0 umask=0x2" $((lines * 8)) ;;
@@ -313,7 +317,7 @@ expected=$((K * MIB * 16384))
 case "$p" in
 snbep | ivbep) clk="uncore_imc_0/event=0xff,umask=0x0/" lo=380 hi=980
 	why="the iMC DCLK, half the DDR3 data rate: DDR3-800 to DDR3-1866 is 400 to 933 MHz, 5% margin" ;;
-hsx) clk="uncore_imc_0/event=0xff,umask=0x0/" lo=760 hi=1260
+hsx | bdx | bdxde) clk="uncore_imc_0/event=0xff,umask=0x0/" lo=760 hi=1260
 	why="the iMC DCLK, half the DDR4 data rate: DDR4-1600 to DDR4-2400 is 800 to 1200 MHz, 5% margin" ;;
 nhmex | wsmex) clk="uncore_wbox/event=0xff,umask=0x0/" lo=1000 hi=3500
 	why="the W-box counts the uncore clock: a plausible uncore frequency" ;;
@@ -354,7 +358,7 @@ row "uncore clock" "$fig" "$bnd"
 
 # 5. IMC CAS counts, reading and then writing a buffer of known size.
 case "$p" in
-snbep | ivbep | hsx) rd=$(each uncore_imc_ "event=0x4,umask=0x3") wr=$(each uncore_imc_ "event=0x4,umask=0xc") prd="umask=0x3/" pwr="umask=0xc/" ;;
+snbep | ivbep | hsx | bdx | bdxde) rd=$(each uncore_imc_ "event=0x4,umask=0x3") wr=$(each uncore_imc_ "event=0x4,umask=0xc") prd="umask=0x3/" pwr="umask=0xc/" ;;
 skl) rd="uncore_imc/event=0x1/" wr="uncore_imc/event=0x2/" prd="event=0x1/" pwr="event=0x2/" ;;
 *) rd="" prd="" ;;
 esac
@@ -388,7 +392,7 @@ fi
 case "$p" in
 snbep) llc=$(each uncore_cbox_ "event=0x34,umask=0x3,filter_state=0x1f") what="LLC_LOOKUP.DATA_READ" lo=0.95 ;;
 ivbep) llc=$(each uncore_cbox_ "event=0x34,umask=0x3,filter_state=0x3f") what="LLC_LOOKUP.DATA_READ" lo=0.95 ;;
-hsx) llc=$(each uncore_cbox_ "event=0x34,umask=0x3,filter_state=0x7f") what="LLC_LOOKUP.DATA_READ" lo=0.95 ;;
+hsx | bdx | bdxde) llc=$(each uncore_cbox_ "event=0x34,umask=0x3,filter_state=0x7f") what="LLC_LOOKUP.DATA_READ" lo=0.95 ;;
 skl) llc=$(each uncore_cbox_ "event=0x34,umask=0x8f") what="CACHE_LOOKUP.ANY_MESI" lo=0.95 ;;
 nhmex | wsmex) llc=$(each uncore_cbox_ "event=0x14,umask=0x7") what="LLC misses" lo=0.85 ;;
 *) llc="" what="" ;;
@@ -412,7 +416,7 @@ else
 fi
 
 # 7. QPI data flits while socket 0 reads socket 1's memory.
-case "$p" in snbep | ivbep | hsx) qpi=$(each uncore_qpi_ "event=0x0,umask=0x2") ;; *) qpi="" ;; esac
+case "$p" in snbep | ivbep | hsx | bdx) qpi=$(each uncore_qpi_ "event=0x0,umask=0x2") ;; *) qpi="" ;; esac
 if [ -z "$qpi" ] && [ "$(devs_of uncore_qpi)" != 0 ]; then
 	tap "$(not_ok "QPI remote reads: no uncore_qpi PMU, and the machine has $(devs_of uncore_qpi) QPI devices")"
 	row "QPI data flits" "no PMU" "-"

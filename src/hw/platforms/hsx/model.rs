@@ -18,7 +18,7 @@ pub const PRECONDITIONS: &[Precondition] = preconditions!("preconditions.tsv");
 /// The register model's behaviour class of each box kind: the U-box has no
 /// box control; the others are SNB-EP boxes, whose `frz` works with
 /// `frz_en` set.
-fn family(kind: BoxKind) -> Family {
+pub(crate) fn family(kind: BoxKind) -> Family {
     match kind {
         BoxKind::Ubox => Family::EpUbox,
         _ => Family::SnbBox,
@@ -39,7 +39,7 @@ pub(crate) const HSX_FILTER: CboxFilter = CboxFilter {
 /// The auxiliary registers: C-box *n*'s two filter registers (0xe05 and
 /// 0xe06 + 0x10 *n*), the U-box filter (0x707) and the PCU band filter
 /// (0x715).
-fn aux_msr(kind: BoxKind, i: u32, msr: u32) -> Option<usize> {
+pub(crate) fn aux_msr(kind: BoxKind, i: u32, msr: u32) -> Option<usize> {
     match kind {
         BoxKind::Cbox => {
             let lo = 0xe05_u32.checked_add(i.checked_mul(0x10)?)?;

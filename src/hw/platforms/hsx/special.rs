@@ -120,22 +120,33 @@ pub fn capid4_sboxes(capid4: u32) -> Option<usize> {
     ((capid4 >> 6) & 0x3 == 0).then_some(2)
 }
 
-/// Haswell-EP has no global control (boxes are frozen one by one); what it
-/// adds is the S-box count in the PCU's `CAPID4`.
+/// No global control (boxes are frozen one by one), and the S-box count
+/// in the PCU's `CAPID4` (offset 0x94) of PCI device `device`, as
+/// `decode` reads it: Haswell-EP's, and Broadwell-EP's with its own
+/// device ID and reading.
 #[derive(Debug)]
-pub struct HsxGlobal;
+pub struct Capid4 {
+    /// The PCU function's device ID.
+    pub device: u16,
+    /// The S-box count of a `CAPID4` value, when it lowers the table's.
+    pub decode: fn(u32) -> Option<usize>,
+}
 
-impl GlobalControl for HsxGlobal {
+impl GlobalControl for Capid4 {
     fn device_count(&self) -> Option<DeviceCount> {
         Some(DeviceCount {
             kind: BoxKind::Sbox,
-            device: 0x2fc0,
+            device: self.device,
             offset: 0x94,
             name: "PCU CAPID4",
-            decode: capid4_sboxes,
+            decode: self.decode,
         })
     }
 }
 
-/// The HSX global control: none, with the S-box count of [`HsxGlobal`].
-pub const HSX_GLOBAL: HsxGlobal = HsxGlobal;
+/// The HSX global control: none, with the S-box count of `CAPID4` in PCU
+/// function 0x2fc0.
+pub const HSX_GLOBAL: Capid4 = Capid4 {
+    device: 0x2fc0,
+    decode: capid4_sboxes,
+};
