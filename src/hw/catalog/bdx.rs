@@ -17,7 +17,9 @@ use crate::hw::desc::Alias;
 pub const UBOX: &[Alias] = tsv!(include_str!("bdx/ubox.tsv"));
 
 /// C-box events, with perf's filter terms but a thread filter without
-/// `tid_en` (as on Haswell-EP).
+/// `tid_en`, and the defaults of the events whose description needs a
+/// filter perf gives them none of (`bdx/preconditions.tsv`), as on
+/// Haswell-EP.
 pub const CBOX: &[Alias] = tsv!(include_str!("bdx/cbox.tsv"));
 
 /// S-box events.

@@ -13,7 +13,8 @@ use crate::hw::desc::Alias;
 /// U-box events.
 pub const UBOX: &[Alias] = tsv!(include_str!("bdxde/ubox.tsv"));
 
-/// C-box events, as for Broadwell-EP.
+/// C-box events, as for Broadwell-EP (perf's broadwellde gives
+/// `LLC_LOOKUP.ANY` no state: the default, every state, is added).
 pub const CBOX: &[Alias] = tsv!(include_str!("bdxde/cbox.tsv"));
 
 /// Home agent events.

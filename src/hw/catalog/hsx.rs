@@ -19,7 +19,11 @@ pub const UBOX: &[Alias] = tsv!(include_str!("hsx/ubox.tsv"));
 
 /// C-box events, with the filter terms of perf's tables where it gives
 /// them (`llc_lookup.any` with `filter_state=0x1`, the `llc_misses.*` and
-/// `llc_references.*` opcodes), except `filter_tid=0x3e` of
+/// `llc_references.*` opcodes) and, where perf's tables give none to an
+/// event whose description needs one (`hsx/preconditions.tsv`), IVB-EP's
+/// defaults: every line state (`filter_state=0x7f`), the demand data read
+/// opcode (`filter_opc=0x182`), node 0 (`filter_nid=0x1`); a term given
+/// with the alias overrides them. Left out is `filter_tid=0x3e` of
 /// `llc_misses.pcie_non_snoop_write`, `llc_references.pcie_write` and
 /// `llc_references.pcie_ns_partial_write`: without `tid_en` those events
 /// use no thread field, the Linux driver drops it, and this driver refuses

@@ -1152,10 +1152,10 @@ fn bdx_catalogs_are_perfs_broadwell_tables() {
         let a = cat.iter().find(|a| a.name == alias).unwrap();
         (t, *a)
     };
-    // perf's broadwellde gives LLC_LOOKUP.ANY no state filter; broadwellx
-    // does.
+    // perf's broadwellde gives LLC_LOOKUP.ANY no state filter (the catalog
+    // adds every state); broadwellx gives it one.
     let (_, a) = find(PlatformId::BROADWELL_DE, "cbox", "llc_lookup.any");
-    assert_eq!(a.terms.to_string(), "event=0x34,umask=0x11");
+    assert_eq!(a.terms.to_string(), "event=0x34,umask=0x11,filter_state=0x7f");
     let (t, a) = find(PlatformId::BROADWELL_X, "cbox", "llc_lookup.any");
     assert_eq!(field(t, &attr_of(t, &a), "filter_state"), 1);
     let (_, a) = find(PlatformId::BROADWELL_X, "imc", "cas_count_read");
@@ -1164,4 +1164,35 @@ fn bdx_catalogs_are_perfs_broadwell_tables() {
         .1
         .iter()
         .all(|a| !a.name.ends_with("bandwidth_tx")));
+}
+
+/// Every catalog alias that a precondition row of its platform applies to
+/// carries the filter fields the row needs, so that it counts as named:
+/// perf's haswellx, broadwellx and broadwellde tables give most such
+/// events no filter term (`UNC_C_LLC_LOOKUP.DATA_READ` with no line state
+/// counts nothing), and their catalogs add IVB-EP's defaults.
+#[cfg(feature = "sim")]
+#[test]
+fn precondition_events_carry_their_filters() {
+    use crate::hw::model::precond::{applies, NID, OPC, STATE};
+    let mut checked = 0;
+    for p in ALL.iter() {
+        let table = p.sim.preconditions;
+        for t in p.types {
+            for a in aliases(p.id, t.kind) {
+                let attr = attr_of(t, &a);
+                let needs = table
+                    .iter()
+                    .filter(|r| applies(r, t.kind, attr.config))
+                    .fold(0, |x, r| x | r.needs);
+                for (bit, f) in [(STATE, "filter_state"), (NID, "filter_nid"), (OPC, "filter_opc")] {
+                    if needs & bit != 0 {
+                        assert_ne!(field(t, &attr, f), 0, "{}: {}/{}", p.name, t.name(), a.name);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} filter fields checked");
 }
