@@ -1155,7 +1155,10 @@ fn bdx_catalogs_are_perfs_broadwell_tables() {
     // perf's broadwellde gives LLC_LOOKUP.ANY no state filter (the catalog
     // adds every state); broadwellx gives it one.
     let (_, a) = find(PlatformId::BROADWELL_DE, "cbox", "llc_lookup.any");
-    assert_eq!(a.terms.to_string(), "event=0x34,umask=0x11,filter_state=0x7f");
+    assert_eq!(
+        a.terms.to_string(),
+        "event=0x34,umask=0x11,filter_state=0x7f"
+    );
     let (t, a) = find(PlatformId::BROADWELL_X, "cbox", "llc_lookup.any");
     assert_eq!(field(t, &attr_of(t, &a), "filter_state"), 1);
     let (_, a) = find(PlatformId::BROADWELL_X, "imc", "cas_count_read");
@@ -1185,7 +1188,11 @@ fn precondition_events_carry_their_filters() {
                     .iter()
                     .filter(|r| applies(r, t.kind, attr.config))
                     .fold(0, |x, r| x | r.needs);
-                for (bit, f) in [(STATE, "filter_state"), (NID, "filter_nid"), (OPC, "filter_opc")] {
+                for (bit, f) in [
+                    (STATE, "filter_state"),
+                    (NID, "filter_nid"),
+                    (OPC, "filter_opc"),
+                ] {
                     if needs & bit != 0 {
                         assert_ne!(field(t, &attr, f), 0, "{}: {}/{}", p.name, t.name(), a.name);
                         checked += 1;
