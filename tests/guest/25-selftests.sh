@@ -10,6 +10,7 @@
 # guest: kernel=stock sim=ivbep:2 cpu=IvyBridge,model=62,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug sim=hsx:2 cpu=Haswell-noTSX,model=63,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug sim=bdx:2 cpu=Broadwell-noTSX,model=79,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=bdxde cpu=Broadwell-noTSX,model=86,-hypervisor smp=4,sockets=1,cores=4
 # guest: kernel=nodebug sim=wsmex:2 cpu=Westmere,model=47,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
