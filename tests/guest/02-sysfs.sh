@@ -12,6 +12,8 @@
 # guest: kernel=nodebug sim=nhmex:2 cpu=Nehalem,model=46,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=nodebug sim=skl cpu=Skylake-Client,-hypervisor smp=4,sockets=1,cores=4
 # guest: kernel=nodebug sim=xeon7400:4 cpu=Penryn,model=29,-hypervisor smp=4,sockets=4,cores=1
+# guest: kernel=nodebug sim=hsx:2 cpu=Haswell-noTSX,model=63,-hypervisor smp=4,sockets=2,cores=2
+# guest: kernel=nodebug sim=bdx:2 cpu=Broadwell-noTSX,model=79,-hypervisor smp=4,sockets=2,cores=2
 # guest: kernel=stock sim=snbep:2 cpu=SandyBridge,model=45,-hypervisor smp=4,sockets=2,cores=2
 . /tests/lib.sh
 
@@ -61,6 +63,17 @@ ivbep)
 	check_eq "ubox format (no inv)" "$(fmts uncore_ubox)" "edge=config:18 event=config:0-7 thresh=config:24-28 umask=config:8-15"
 	check_eq "irp format (no inv)" "$(fmts uncore_irp)" "edge=config:18 event=config:0-7 thresh=config:24-31 umask=config:8-15"
 	check_eq "qpi_2 events (the Linux driver has none)" "$(lacks uncore_qpi_2 clockticks=event=0x14)" ""
+	;;
+hsx | bdx)
+	check_eq "cbox format (the Linux driver's: no inv)" "$(fmts uncore_cbox_17)" "edge=config:18 event=config:0-7 filter_c6=config1:61 filter_isoc=config1:63 filter_link=config1:6-8 filter_nc=config1:62 filter_nid=config1:32-47 filter_opc=config1:52-60 filter_state=config1:17-23 filter_tid=config1:0-5 thresh=config:24-31 tid_en=config:19 umask=config:8-15"
+	check_eq "sbox format" "$(fmts uncore_sbox_3)" "edge=config:18 event=config:0-7 inv=config:23 thresh=config:24-31 tid_en=config:19 umask=config:8-15"
+	if [ "$p" = hsx ]; then ubox="edge=config:18 event=config:0-7 filter_cid=config1:5 filter_tid=config1:0 inv=config:23 thresh=config:24-28 umask=config:8-15"
+	else ubox="edge=config:18 event=config:0-7 inv=config:23 thresh=config:24-28 umask=config:8-15"; fi
+	check_eq "ubox format ($p)" "$(fmts uncore_ubox)" "$ubox"
+	check_eq "pcu format (occ_edge is bit 31, event has bit 21)" "$(fmts uncore_pcu)" "edge=config:18 event=config:0-7,21 filter_band0=config1:0-7 filter_band1=config1:8-15 filter_band2=config1:16-23 filter_band3=config1:24-31 inv=config:23 occ_edge=config:31 occ_invert=config:30 occ_sel=config:14-15 thresh=config:24-28"
+	check_eq "imc events of the Linux driver" "$(lacks uncore_imc_7 clockticks=event=0x00,umask=0x00 cas_count_read=event=0x04,umask=0x03 cas_count_read.scale=6.103515625e-5 cas_count_read.unit=MiB cas_count_write=event=0x04,umask=0x0c cas_count_write.scale=6.103515625e-5 cas_count_write.unit=MiB)" ""
+	check_eq "cbox llc_lookup.data_read: every line state (perf's table gives none)" "$(cat $DEV/uncore_cbox_0/events/llc_lookup.data_read)" "event=0x34,umask=0x3,filter_state=0x7f"
+	check_eq "qpi match/mask formats" "$(fmt uncore_qpi_2 match_rds) $(fmt uncore_qpi_2 mask_dnid)" "config1:48-51 config2:13-17"
 	;;
 wsmex | nhmex)
 	check_eq "wbox events of the Linux driver" "$(lacks uncore_wbox clockticks=event=0xff,umask=0)" ""
