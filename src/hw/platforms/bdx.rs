@@ -19,7 +19,7 @@
 //! C-box, R2PCIe and R3QPI constraints, and PCI device IDs 0x6fxx.
 
 use super::common::*;
-use super::hsx;
+use super::hsx::{self, id};
 use crate::hw::catalog;
 use crate::hw::desc::*;
 use crate::hw::pci::{bx, PciFn, Role};
@@ -151,16 +151,6 @@ pub const TYPES: [BoxType; 10] = [
         ..hsx::TYPES[9]
     },
 ];
-
-/// A function found by device ID only, as on Haswell-EP.
-const fn id(device: u16, role: Role) -> PciFn {
-    PciFn {
-        device,
-        dev: None,
-        func: None,
-        role,
-    }
-}
 
 /// BDX uncore PCI functions (the Linux driver's `bdx_uncore_pci_ids`),
 /// and the U-box device of the bus map.

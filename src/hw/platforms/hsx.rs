@@ -316,7 +316,7 @@ pub const IMC_ALIASES_HSX: &[Alias] = &[
 /// A function found by device ID only: the sources give no device and
 /// function number for the Haswell-EP uncore functions (the Linux driver
 /// matches IDs alone).
-const fn id(device: u16, role: Role) -> PciFn {
+pub(crate) const fn id(device: u16, role: Role) -> PciFn {
     PciFn {
         device,
         dev: None,
