@@ -41,15 +41,17 @@ macro_rules! tsv {
     }};
 }
 
-/// `$own` then `$shared` as one alias table, at compile time (see [`join`]).
+/// The tables given, one after the other, as one alias table, at compile
+/// time (see [`join`]).
 macro_rules! joined {
-    ($own:expr, $shared:expr) => {
-        &crate::hw::catalog::join::<{ $own.len() + $shared.len() }>(&[$own, $shared])
+    ($($part:expr),+ $(,)?) => {
+        &crate::hw::catalog::join::<{ 0 $(+ $part.len())+ }>(&[$($part),+])
     };
 }
 
 pub mod bdx;
 pub mod bdxde;
+pub mod hswbdw;
 pub mod hsx;
 pub mod ivbep;
 pub mod l3;
